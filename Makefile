@@ -1,0 +1,35 @@
+# The README's two commands: `make run` builds the graph from seeds/ into output/,
+# `make test` runs the test suite. Both set up .venv themselves on first use.
+PYTHON ?= python3.11
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test browser lint eval clean
+
+run: $(STAMP)
+	$(BIN)/kg build
+
+test: $(STAMP) browser
+	$(BIN)/pytest
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check torch==2.13.0
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $@
+
+# The HTML tests drive Debian's Chromium; install it once if it is missing.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing Debian's chromium for the browser tests"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; }
+
+lint: $(STAMP)
+	$(BIN)/pip install --quiet ruff mypy
+	$(BIN)/ruff check kg tests
+	$(BIN)/mypy kg
+
+clean:
+	rm -rf $(VENV) output/*.ttl output/*.json output/*.graphml output/*.html

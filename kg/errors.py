@@ -1,0 +1,29 @@
+"""Errors kg raises for problems a user can fix.
+
+Library code raises these; only :mod:`kg.cli` turns them into a message and an
+exit status. Every message says what failed, where, and what to do about it.
+"""
+
+from __future__ import annotations
+
+__all__ = ["KGError", "InputError", "ModelError", "QueryError", "TaxonomyError"]
+
+
+class KGError(Exception):
+    """Base class: a problem with the user's input or set-up, not a kg bug."""
+
+
+class InputError(KGError):
+    """An input file is missing, unreadable or not in a supported format."""
+
+
+class ModelError(KGError):
+    """The embedding model is missing, altered, or cannot be loaded offline."""
+
+
+class QueryError(KGError):
+    """A SPARQL query is malformed or the graph to query is missing."""
+
+
+class TaxonomyError(KGError):
+    """A field taxonomy file is not a usable SKOS concept scheme."""

@@ -1,0 +1,122 @@
+"""The small immutable records that flow between kg's stages.
+
+``ingest`` makes :class:`Paper`; ``extract`` turns one paper into
+:class:`Mention` s (a pure function of the paper and its settings);
+``concepts`` merges mentions across papers into :class:`Concept` s and
+:class:`Link` s; ``graph`` turns those into RDF and NetworkX graphs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+__all__ = ["Kind", "Role", "Paper", "Mention", "Concept", "Link", "KindOf"]
+
+
+class Kind(str, Enum):
+    """What a concept is."""
+
+    METHOD = "method"
+    PROBLEM = "problem"
+    FIELD = "field"
+
+
+class Role(str, Enum):
+    """How a paper relates to a concept; each maps to one ontology property."""
+
+    PROPOSES = "proposes"  # kg:proposes, a method introduced by the paper
+    USES = "usesMethod"  # kg:usesMethod, a method used or studied
+    ADDRESSES = "addressesProblem"  # kg:addressesProblem
+    IN_FIELD = "inField"  # kg:inField
+
+    @property
+    def kind(self) -> Kind:
+        return KindOf[self]
+
+
+KindOf = {
+    Role.PROPOSES: Kind.METHOD,
+    Role.USES: Kind.METHOD,
+    Role.ADDRESSES: Kind.PROBLEM,
+    Role.IN_FIELD: Kind.FIELD,
+}
+
+
+@dataclass(frozen=True)
+class Paper:
+    """One paper as read from an input file.
+
+    Attributes:
+        id: Stable identifier, safe inside an IRI: the record's own id, else a
+            short hash of the normalised abstract.
+        abstract: The abstract exactly as given (kept for the graph).
+        text: A cleaned copy of the abstract (LaTeX, markdown and odd dashes
+            removed) that extraction works on.
+        title: The title given by the source, or None (see ``label``).
+        source: ``file:line`` where the record starts, for messages.
+    """
+
+    id: str
+    abstract: str
+    text: str
+    title: str | None = None
+    authors: tuple[str, ...] = ()
+    year: int | None = None
+    venue: str | None = None
+    keywords: tuple[str, ...] = ()
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A concept as one paper writes it, before merging across papers.
+
+    Attributes:
+        text: The surface form ("Clipped-SGD", "heavy-tailed noise"); for
+            fields, the taxonomy key of the field.
+        role: How the paper relates to it (its kind follows from the role).
+        score: Confidence in [0, 1].
+        sentence: The sentence of the cleaned abstract that supports it.
+        expansion: The long form when the paper defines ``text`` as an
+            acronym ("stochastic gradient descent" for "SGD").
+    """
+
+    text: str
+    role: Role
+    score: float
+    sentence: str
+    expansion: str | None = None
+
+    @property
+    def kind(self) -> Kind:
+        return self.role.kind
+
+
+@dataclass(frozen=True)
+class Concept:
+    """A canonical concept shared across papers.
+
+    Attributes:
+        key: Stable identifier, safe inside an IRI ("sgd", "heavy-tailed-noise").
+        label: Preferred label, the form people write.
+        alt_labels: Other forms seen (expansions, plurals, spelling variants).
+        broader: For fields, the key of the broader field, if any.
+    """
+
+    key: str
+    label: str
+    kind: Kind
+    alt_labels: tuple[str, ...] = ()
+    broader: str | None = None
+
+
+@dataclass(frozen=True)
+class Link:
+    """One paper-concept relation with its confidence and evidence."""
+
+    paper_id: str
+    concept_key: str
+    role: Role
+    score: float
+    sentence: str

@@ -1,0 +1,58 @@
+"""Shared fixtures: a fast fake embedder for unit tests, real data paths when present."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATA = ROOT.parent / "shared" / "data"
+SEEDS = ROOT / "seeds"
+
+
+class FakeEmbedder:
+    """Hashed bag of words: deterministic, instant, and similar texts get similar vectors.
+
+    Stands in for MiniLM in unit tests only; tests marked ``model`` use the real one.
+    """
+
+    dim = 256
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), np.float32)
+        for i, text in enumerate(texts):
+            for word in re.findall(r"\w+", text.lower()):
+                h = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=4).digest(), "big")
+                out[i, h % self.dim] += 1.0
+            out[i, 0] += 1e-3  # no zero vectors
+        return out / np.linalg.norm(out, axis=1, keepdims=True)
+
+
+@pytest.fixture(scope="session")
+def fake_embedder() -> FakeEmbedder:
+    return FakeEmbedder()
+
+
+@pytest.fixture(scope="session")
+def real_model():
+    """The packaged MiniLM, loaded once per test session."""
+    from kg.embed import load_model
+
+    return load_model()
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    """``../shared/data`` when it exists; the test is skipped otherwise."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"{SHARED_DATA} not present (evaluation data lives outside the repo)")
+    return SHARED_DATA
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() == "true"

@@ -1,0 +1,72 @@
+"""Candidate phrases and their cues, on text written for these tests (not seed text)."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kg.candidates import acronyms, candidates, is_generic, singular
+from kg.model import Kind
+
+
+def texts(sentences):
+    return {c.text: c for c in candidates(sentences)}
+
+
+def test_phrases_never_cross_verbs_adverbs_or_punctuation():
+    found = texts(["Adam provably achieves fast convergence, unlike plain momentum."])
+    assert "Adam" in found
+    for phrase in found:
+        assert "provably" not in phrase and "achieves" not in phrase
+        assert "," not in phrase
+    assert not any("unlike" in p for p in found)
+
+
+def test_generic_phrases_are_not_candidates():
+    found = texts(["Extensive experiments and theoretical results support our novel framework."])
+    assert not any(is_generic(p) for p in found)
+    for generic in ("extensive experiments", "theoretical results", "novel framework"):
+        assert generic not in {p.lower() for p in found}
+
+
+def test_acronym_definition_both_orders_and_inner_letters():
+    assert acronyms("We use Proximal Policy Optimization (PPO) here.") == {
+        "PPO": "Proximal Policy Optimization"
+    }
+    assert acronyms("a GNN (graph neural network) baseline") == {"GNN": "graph neural network"}
+    assert acronyms("We call it Sparse MIxture Learning (SMIL).") == {
+        "SMIL": "Sparse MIxture Learning"
+    }
+    assert acronyms("in this setting (see below) we") == {}
+
+
+def test_proposed_method_is_marked_and_typed():
+    found = texts(["We propose Graph-Mixer, a graph transformer for molecule property prediction."])
+    assert found["Graph-Mixer"].proposed
+    assert found["Graph-Mixer"].cue is Kind.METHOD
+    assert found["molecule property prediction"].cue is Kind.PROBLEM
+    assert not found["molecule property prediction"].proposed
+
+
+def test_used_method_is_not_proposed():
+    found = texts(["Prior work relies on BERT for sentiment classification."])
+    assert found["BERT"].cue is Kind.METHOD and not found["BERT"].proposed
+
+
+def test_acronym_candidate_carries_its_expansion():
+    found = texts(["We adopt Low-Rank Adaptation (LoRA).", "LoRA reduces memory."])
+    assert found["LoRA"].expansion == "Low-Rank Adaptation"
+
+
+def test_singular():
+    assert [singular(w) for w in ["networks", "GNNs", "classes", "bias", "physics"]] == [
+        "network", "GNN", "class", "bias", "physics"
+    ]
+
+
+@given(st.text(max_size=300))
+def test_any_text_gives_clean_candidates(text):
+    for c in candidates([text]):
+        assert c.text == c.text.strip() and c.text
+        assert not is_generic(c.text)
+        assert len(c.text.split()) <= 4
