@@ -88,7 +88,11 @@ _VERBS = frozenset(
     explain governs involves involve offers reveals remains tends yields allows captures
     exhibits relies fails holds lies lie enables improves outperforms achieves provides
     suffers arises emerges depends focuses aims seeks incurs incur poses pose hinders hinder
-    struggle struggles underperform underperforms degrade degrades boost boosts""".split()
+    struggle struggles underperform underperforms degrade degrades boost boosts preserve
+    preserves violate violates dominate dominates restore restores recover recovers
+    exceed exceeds attain attains facilitate facilitates fulfil fulfils satisfy satisfies
+    guarantee guarantees ensure induce induces encode encodes represent represents
+    correspond corresponds determine determines""".split()
 )
 
 # Adjectives that add nothing to a concept: stripped from a phrase's start.
@@ -104,7 +108,11 @@ _WEAK_MODIFIERS = frozenset(
     underexplored undesirable rigorous detailed careful thorough open emerging growing
     increasing notable surprising compelling realistic desirable limited highly simple
     same similar whole entire other such respective corresponding underlying resulting
-    proposed associated relevant related given above following latter former""".split()
+    proposed associated relevant related given above following latter former deeper higher
+    lower larger smaller faster slower stronger weaker greater fewer richer simpler harder
+    easier complex true guided scalable lightweight flexible generic arbitrary naive
+    natural sufficient necessary exact precise accurate reliable tractable intractable
+    valid appropriate suitable desired competing powerful broad key""".split()
 )
 
 # Nouns that, on their own or with only weak modifiers, name no concept.
@@ -273,9 +281,43 @@ def is_generic(phrase: str) -> bool:
     return False
 
 
+# Gerunds that name things ("learning rate", "clipping"); other -ing words are verbs.
+_NOMINAL_ING = frozenset(
+    """learning training sampling clipping pruning masking scaling matching tuning fine-tuning
+    finetuning prompting decoding encoding embedding planning reasoning computing processing
+    ranking clustering boosting bagging hashing pooling smoothing forecasting modeling
+    modelling labeling labelling mixing gating routing streaming tracking editing inpainting
+    shaping mapping understanding answering engineering programming filtering denoising
+    captioning grounding parsing tagging rendering retrieval-augmented sketching coding
+    imaging reweighting weighting thresholding forgetting unlearning jailbreaking painting
+    splatting morphing blending warping stitching caching batching scheduling""".split()
+)
+# Citation keys such as "LWZ25b" or "Smith2020" are not concepts.
+_CITATION = re.compile(r"^(?:[A-Z]{2,5}\d{2}[a-z]?|[A-Z][a-z]+\d{4}[a-z]?)$")
+# Adjective endings, and the nouns that share them: a phrase does not end in an adjective.
+_ADJ_ENDING = re.compile(r"(?:ous|ical|ive|able|ible|ic|al|ful|less|ary)$")
+_NOUNS_LIKE_ADJ = frozenset(
+    """signal interval proposal trial potential retrieval removal survival rehearsal reversal
+    dual tutorial material journal animal arrival rival individual terminal capital principal
+    approval denial appraisal referral recital objective alternative primitive derivative
+    directive incentive representative initiative perspective narrative archive detective
+    metric heuristic logic topic arithmetic mechanic music clinic epidemic critic fabric
+    mosaic rubric tactic variable table cable syllable deliverable observable dictionary
+    boundary summary vocabulary library memory inventory trajectory category history theory
+    binary auxiliary adversary primary secondary itinerary anniversary commentary
+    diary salary territory vessel model label kernel channel panel level novel
+    pedal rationale total manual mammal scandal portal canal chemical""".split()
+)
+
+
+def _adjective(word: str) -> bool:
+    low = word.lower().split("-")[-1]
+    return bool(_ADJ_ENDING.search(low)) and low not in _NOUNS_LIKE_ADJ and not word.isupper()
+
+
 def _breaks(word: str) -> bool:
     low = word.lower()
-    if low in _FUNCTION or low in _VERBS:
+    if low in _FUNCTION or low in _VERBS or _CITATION.match(word):
         return True
     if low.endswith("ly") and len(low) > 4 and low not in {"family", "anomaly", "assembly", "supply"}:
         return True  # adverbs: "provably", "consistently"
@@ -290,10 +332,11 @@ def _chunks(sentence: str) -> list[list[str]]:
     last_end = 0
     for tok, start, end in tokens(sentence):
         gap = sentence[last_end:start]
-        if current and (gap.strip() or _breaks(tok)):
+        verb_ing = tok.lower().endswith("ing") and tok.lower() not in _NOMINAL_ING
+        if current and (gap.strip() or _breaks(tok) or verb_ing or _plural_noun(current[-1])):
             runs.append(current)
             current = []
-        if not _breaks(tok):
+        if not _breaks(tok) and not verb_ing:
             current.append(tok)
         last_end = end
     if current:
@@ -301,12 +344,19 @@ def _chunks(sentence: str) -> list[list[str]]:
     return runs
 
 
+def _plural_noun(word: str) -> bool:
+    """A lower-case plural ends a noun phrase ("methods outperform ...")."""
+    return word.islower() and singular(word) != word and "-" not in word
+
+
 def _trim(words: list[str]) -> list[str]:
     """Drop weak modifiers at the start and participles/adjectives at the end."""
     while words and _is_weak(words[0]):
         words = words[1:]
     while words and (
-        _is_weak(words[-1]) or (words[-1].lower().endswith("ed") and "-" not in words[-1])
+        _is_weak(words[-1])
+        or (words[-1].lower().endswith("ed") and "-" not in words[-1])
+        or _adjective(words[-1])
     ):
         words = words[:-1]
     return words
@@ -314,6 +364,8 @@ def _trim(words: list[str]) -> list[str]:
 
 def _looks_like_name(word: str) -> bool:
     """Acronyms and mixed-case names: SGD, LoRA, Dual-MTP, GPT-4, BG-0."""
+    if not word[:1].isalpha():
+        return False
     core = word.rstrip("s") if len(word) > 2 else word
     upper = sum(c.isupper() for c in core)
     return upper >= 2 or (upper >= 1 and any(c.isdigit() for c in core)) or (

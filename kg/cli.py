@@ -1,0 +1,119 @@
+"""kg's command line: thin commands over :mod:`kg.build` and :mod:`kg.query`.
+
+The only module that prints or exits. Data goes to stdout; progress, warnings
+and errors go to stderr; a user mistake is one line of explanation and exit
+status 1, never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from kg.errors import KGError
+
+__all__ = ["main", "cli"]
+
+
+class _Progress:
+    """One self-overwriting stderr line per stage (plain lines when not a TTY)."""
+
+    def __init__(self) -> None:
+        self.tty = sys.stderr.isatty()
+        self.last = ("", -1)
+        self.start = time.monotonic()
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if total > 1:
+            pct = 100 * done // total
+            if (stage, pct // 10) == self.last and done != total:
+                return
+            self.last = (stage, pct // 10)
+            msg = f"{stage}: {done}/{total} papers"
+        else:
+            msg = f"{stage}…"
+        elapsed = time.monotonic() - self.start
+        click.echo(f"\r[{elapsed:6.1f}s] {msg}" + ("" if self.tty else "\n"), err=True, nl=False)
+
+    def close(self) -> None:
+        if self.tty:
+            click.echo("", err=True)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="kg")
+def cli() -> None:
+    """Build knowledge graphs of research papers and query them."""
+
+
+@cli.command()
+@click.argument("inputs", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--out", "out_dir", default="output", show_default=True, type=click.Path(path_type=Path),
+              help="Directory for kg.ttl, graph.graphml, graph.json and index.html.")
+@click.option("--taxonomy", type=click.Path(path_type=Path), default=None,
+              help="SKOS field taxonomy (Turtle); default: ontology/fields.ttl.")
+def build(inputs: tuple[Path, ...], out_dir: Path, taxonomy: Path | None) -> None:
+    """Build the graph from INPUTS (files or directories; default: seeds/)."""
+    from kg.build import build as run_build
+
+    progress = _Progress()
+    try:
+        result = run_build(list(inputs) or [Path("seeds")], out_dir, taxonomy_path=taxonomy,
+                           progress=progress)
+    finally:
+        progress.close()
+    kinds = ", ".join(f"{n} {k}s" for k, n in result.concepts.items())
+    files = ", ".join(str(f) for f in result.files)
+    click.echo(
+        f"{result.papers} papers, {sum(result.concepts.values())} concepts ({kinds}), "
+        f"{result.links} links, {result.edges} shared-concept edges; wrote {files}"
+    )
+
+
+@cli.command()
+@click.argument("query_or_file")
+@click.option("--graph", "graph_path", default="output/kg.ttl", show_default=True,
+              type=click.Path(path_type=Path), help="Turtle file to query.")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "tsv", "json"]),
+              default="table", show_default=True)
+def query(query_or_file: str, graph_path: Path, fmt: str) -> None:
+    """Run a SPARQL query (text or a .rq file) over the built graph."""
+    from kg.query import format_rows, load_graph, run_query
+
+    path = Path(query_or_file)
+    text = path.read_text(encoding="utf-8") if _is_file(path) else query_or_file
+    columns, rows = run_query(load_graph(graph_path), text)
+    click.echo(format_rows(columns, rows, fmt), nl=False)
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a long query string is not a valid file name
+        return False
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: run the CLI, turning kg's errors into one-line messages."""
+    try:
+        cli.main(args=argv, prog_name="kg", standalone_mode=False)
+    except KGError as exc:
+        click.echo(f"kg: error: {exc}", err=True)
+        return 1
+    except click.exceptions.Abort:
+        click.echo("kg: interrupted; previous output left as it was", err=True)
+        return 130
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except KeyboardInterrupt:
+        click.echo("\nkg: interrupted; previous output left as it was", err=True)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,243 @@
+"""Papers -> typed concept mentions, with KeyBERT ranking kg's own candidates.
+
+For each paper the result is a pure function of the paper's text, the
+settings and the model: batching papers together (one KeyBERT call embeds
+every distinct candidate phrase once) changes speed, not results, so builds
+can later be split, cached or distributed per paper.
+
+Pipeline for one abstract:
+1. :func:`kg.candidates.candidates` proposes phrases that never cross
+   punctuation, function words or verbs, with lexical type cues and acronym
+   definitions;
+2. KeyBERT (with all-MiniLM-L6-v2, offline) scores every candidate by
+   similarity to the abstract;
+3. methods and problems are chosen by cue, role and relevance; a paper with no
+   cued phrase of a kind falls back to the phrase most similar to that kind's
+   prototype; fields come from the taxonomy (:mod:`kg.fields`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from keybert import KeyBERT
+from keybert.backend import BaseEmbedder
+from sklearn.feature_extraction.text import CountVectorizer
+
+from kg import fields as fieldmod
+from kg.candidates import Candidate, candidates
+from kg.embed import Embedder
+from kg.model import Kind, Mention, Paper, Role
+from kg.text import sentences as split_sentences
+
+__all__ = ["Settings", "Extractor", "select_mentions"]
+
+# What a method and a problem "sound like", for phrases without a lexical cue.
+_PROTOTYPES = {
+    Kind.METHOD: "a method, algorithm, model or technique",
+    Kind.PROBLEM: "a problem, task or challenge to solve",
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Knobs of extraction; part of what a result is a function of.
+
+    Attributes:
+        max_methods: Methods kept per paper.
+        max_problems: Problems kept per paper.
+        max_fields: Fields kept per paper (narrower topics and their areas).
+        max_words: Longest candidate phrase, in words.
+        min_relevance: Candidates less similar than this to the abstract are
+            dropped unless nothing else of their kind is left.
+    """
+
+    max_methods: int = 4
+    max_problems: int = 3
+    max_fields: int = 3
+    max_words: int = 4
+    min_relevance: float = 0.15
+
+
+class _Backend(BaseEmbedder):
+    """Lets KeyBERT embed through any kg :class:`Embedder` (real or fake)."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        super().__init__()
+        self.embedder = embedder
+
+    def embed(self, documents: list[str], verbose: bool = False) -> np.ndarray:
+        return self.embedder.embed(list(documents))
+
+
+@dataclass(frozen=True)
+class _Scored:
+    candidate: Candidate
+    relevance: float
+    kind: Kind | None
+
+
+class Extractor:
+    """Holds the loaded model and taxonomy; everything else is per paper."""
+
+    def __init__(
+        self,
+        embedder: Embedder,
+        taxonomy: fieldmod.Taxonomy | None = None,
+        settings: Settings | None = None,
+    ) -> None:
+        self.embedder = embedder
+        self.settings = settings or Settings()
+        self.keybert = KeyBERT(model=_Backend(embedder))
+        self.taxonomy = taxonomy or fieldmod.load_taxonomy()
+        self.field_scorer = fieldmod.FieldScorer.from_taxonomy(self.taxonomy, embedder)
+        self._prototypes = dict(
+            zip(_PROTOTYPES, embedder.embed(list(_PROTOTYPES.values())), strict=True)
+        )
+
+    def extract(
+        self,
+        papers: Sequence[Paper],
+        progress: Callable[[int], None] | None = None,
+        batch_size: int = 64,
+    ) -> dict[str, tuple[Mention, ...]]:
+        """Mentions for each paper id, in input order."""
+        result: dict[str, tuple[Mention, ...]] = {}
+        for start in range(0, len(papers), batch_size):
+            batch = papers[start : start + batch_size]
+            result.update(self._extract_batch(batch))
+            if progress:
+                progress(len(batch))
+        return result
+
+    def _extract_batch(self, papers: Sequence[Paper]) -> dict[str, tuple[Mention, ...]]:
+        sentence_lists = [split_sentences(p.text) or [p.text] for p in papers]
+        cand_lists = [
+            _merge_acronyms(candidates(ss, self.settings.max_words)) for ss in sentence_lists
+        ]
+        relevances = self._relevance(papers, cand_lists)
+        field_lists = fieldmod.assign_fields_batch(
+            [f"{p.title}. {p.text}" if p.title else p.text for p in papers],
+            sentence_lists,
+            self.field_scorer,
+            top_k=self.settings.max_fields,
+        )
+        out: dict[str, tuple[Mention, ...]] = {}
+        for paper, sents, cands, rel, fields in zip(
+            papers, sentence_lists, cand_lists, relevances, field_lists, strict=True
+        ):
+            scored = [_Scored(c, rel.get(c.text, 0.0), c.cue) for c in cands]
+            scored = self._fill_missing_kinds(scored)
+            mentions = select_mentions(scored, sents, self.settings)
+            mentions += [
+                Mention(text=key, role=Role.IN_FIELD, score=round(score, 4), sentence=sentence)
+                for key, score, sentence in fields
+            ]
+            out[paper.id] = tuple(mentions)
+        return out
+
+    def _relevance(
+        self, papers: Sequence[Paper], cand_lists: list[list[Candidate]]
+    ) -> list[dict[str, float]]:
+        """KeyBERT's similarity of each candidate to its abstract."""
+        by_doc = {p.text: [c.text for c in cs] for p, cs in zip(papers, cand_lists, strict=True)}
+        docs = [p.text for p in papers if by_doc[p.text]]
+        if not docs:
+            return [{} for _ in papers]
+        vectorizer = CountVectorizer(analyzer=lambda doc: by_doc[doc], lowercase=False)
+        ranked = self.keybert.extract_keywords(docs, vectorizer=vectorizer, top_n=10_000)
+        if docs and ranked and isinstance(ranked[0], tuple):  # KeyBERT unwraps a single doc
+            ranked = [ranked]
+        scores = dict(zip(docs, ranked, strict=True))
+        return [dict(scores.get(p.text, [])) for p in papers]
+
+    def _fill_missing_kinds(self, scored: list[_Scored]) -> list[_Scored]:
+        """Type the best uncued phrase for a kind the paper has no cue for."""
+        missing = [k for k in _PROTOTYPES if not any(s.kind is k for s in scored)]
+        pool = [s for s in scored if s.kind is None and len(s.candidate.text.split()) > 1]
+        pool = sorted(pool, key=lambda s: -s.relevance)[:10]
+        if not missing or not pool:
+            return scored
+        vectors = self.embedder.embed([s.candidate.text for s in pool])
+        typed = {id(s): s for s in scored}
+        for kind in missing:
+            affinity = vectors @ self._prototypes[kind]
+            best = int(np.argmax(affinity + np.array([s.relevance for s in pool])))
+            chosen = pool[best]
+            typed[id(chosen)] = _Scored(chosen.candidate, chosen.relevance * 0.8, kind)
+        return [typed[id(s)] for s in scored]
+
+
+def _merge_acronyms(cands: list[Candidate]) -> list[Candidate]:
+    """One candidate per defined acronym: drop its expansion and the expansion's parts."""
+    expansions = {c.expansion.lower(): c for c in cands if c.expansion}
+    if not expansions:
+        return cands
+    kept = []
+    for c in cands:
+        low = c.text.lower()
+        owner = next((a for e, a in expansions.items() if low in e and a is not c), None)
+        if owner is not None:
+            continue
+        if c.expansion:
+            exp_cue = next((x.cue for x in cands if x.text.lower() == c.expansion.lower()), None)
+            c = Candidate(c.text, c.sentence, exp_cue or c.cue, c.proposed, c.expansion)
+        kept.append(c)
+    return kept
+
+
+def _overlaps(a: str, b: str) -> bool:
+    wa, wb = set(a.lower().split()), set(b.lower().split())
+    return wa <= wb or wb <= wa
+
+
+def select_mentions(
+    scored: list[_Scored], sentences: list[str], settings: Settings
+) -> list[Mention]:
+    """Pick the methods and problems of one paper from its scored candidates.
+
+    Proposed names come first, then cued phrases by relevance; a phrase that
+    is part of (or contains) one already chosen of the same kind is skipped.
+    """
+    if not scored:
+        return []
+    top = max(s.relevance for s in scored) or 1.0
+    mentions: list[Mention] = []
+    for kind, limit in ((Kind.METHOD, settings.max_methods), (Kind.PROBLEM, settings.max_problems)):
+        pool = [s for s in scored if s.kind is kind]
+        strong = [s for s in pool if s.relevance >= settings.min_relevance] or pool
+        strong.sort(
+            key=lambda s: (
+                -int(s.candidate.proposed),
+                -int(s.candidate.expansion is not None),
+                -s.relevance,
+                s.candidate.text,
+            )
+        )
+        chosen: list[_Scored] = []
+        for s in strong:
+            if len(chosen) >= limit:
+                break
+            if any(_overlaps(s.candidate.text, c.candidate.text) for c in chosen):
+                continue
+            chosen.append(s)
+        for s in chosen:
+            c = s.candidate
+            role = (
+                Role.ADDRESSES
+                if kind is Kind.PROBLEM
+                else (Role.PROPOSES if c.proposed else Role.USES)
+            )
+            confidence = 0.5 * (s.relevance / top) + 0.5 * (1.0 if c.cue is kind else 0.5)
+            mentions.append(
+                Mention(
+                    text=c.text,
+                    role=role,
+                    score=round(min(1.0, max(0.0, confidence)), 4),
+                    sentence=sentences[c.sentence],
+                    expansion=c.expansion,
+                )
+            )
+    return mentions

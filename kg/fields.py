@@ -1,0 +1,409 @@
+"""Field taxonomy (SKOS) and assigning fields to papers.
+
+A taxonomy is a SKOS concept scheme: broad areas (``skos:topConceptOf``) with
+narrower topics (``skos:broader``), each with labels and a one-line
+definition. kg ships one in ``ontology/fields.ttl``; users can pass their own.
+
+Assignment is zero-shot: every field is embedded once from its labels and
+definition, and a paper gets the fields whose embeddings are closest to its
+abstract (as a whole and sentence by sentence), nudged up when the abstract
+literally names a field or one of its alt labels. Nothing is learned from
+papers, and the result for one paper depends only on its text and the scorer,
+so builds can run in parallel and incrementally.
+
+Example, with a toy taxonomy and a toy embedder::
+
+    >>> tax = Taxonomy((
+    ...     Field("ml", "https://x.org/ml", "machine learning"),
+    ...     Field("rl", "https://x.org/rl", "reinforcement learning", broader="ml"),
+    ... ))
+    >>> [f.key for f in tax.children("ml")]
+    ['rl']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from kg.embed import Embedder
+from kg.errors import TaxonomyError
+
+__all__ = [
+    "Field",
+    "Taxonomy",
+    "FieldScorer",
+    "DEFAULT_TAXONOMY",
+    "MATCH_RELATIONS",
+    "load_taxonomy",
+    "assign_fields",
+    "assign_fields_batch",
+]
+
+DEFAULT_TAXONOMY = Path(__file__).resolve().parents[1] / "ontology" / "fields.ttl"
+
+# SKOS mapping properties, strongest first: the order decides which external
+# concept a field stands for when it has several mappings.
+MATCH_RELATIONS = ("exactMatch", "closeMatch", "broadMatch", "narrowMatch", "relatedMatch")
+
+_SKOS = "http://www.w3.org/2004/02/skos/core#"
+
+
+@dataclass(frozen=True)
+class Field:
+    """One concept of a field taxonomy.
+
+    Attributes:
+        key: IRI-safe local name ("optimization", "stochastic-optimization").
+        iri: The concept's IRI in the taxonomy file.
+        label: ``skos:prefLabel``.
+        alt_labels: ``skos:altLabel`` s, sorted.
+        description: ``skos:definition`` (else ``skos:scopeNote``), or "".
+        broader: Key of the broader field, None for a broad area.
+        matches: ``(relation, target_iri)`` mappings to other schemes, e.g.
+            ``("closeMatch", "https://w3id.org/kg/iclr2024-area/optimization")``,
+            strongest relation first.
+    """
+
+    key: str
+    iri: str
+    label: str
+    alt_labels: tuple[str, ...] = ()
+    description: str = ""
+    broader: str | None = None
+    matches: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Taxonomy:
+    """A tree of fields, broad areas first, each followed by its narrower topics."""
+
+    fields: tuple[Field, ...]
+
+    def by_key(self, key: str) -> Field:
+        """The field with this key; KeyError if there is none."""
+        for f in self.fields:
+            if f.key == key:
+                return f
+        raise KeyError(key)
+
+    def top_level(self) -> tuple[Field, ...]:
+        """The broad areas (fields without a broader field)."""
+        return tuple(f for f in self.fields if f.broader is None)
+
+    def children(self, key: str) -> tuple[Field, ...]:
+        """The fields directly narrower than ``key``."""
+        return tuple(f for f in self.fields if f.broader == key)
+
+    def ancestors(self, key: str) -> tuple[Field, ...]:
+        """Broader fields of ``key``, nearest first."""
+        out: list[Field] = []
+        f = self.by_key(key)
+        while f.broader is not None:
+            f = self.by_key(f.broader)
+            out.append(f)
+        return tuple(out)
+
+    def root(self, key: str) -> Field:
+        """The broad area a field belongs to (itself for a broad area)."""
+        chain = self.ancestors(key)
+        return chain[-1] if chain else self.by_key(key)
+
+    def effective_matches(self, key: str) -> tuple[tuple[str, str], ...]:
+        """A field's own mappings, else those of its nearest broader field that has any."""
+        for f in (self.by_key(key), *self.ancestors(key)):
+            if f.matches:
+                return f.matches
+        return ()
+
+
+# ---------------------------------------------------------------------------
+# Loading
+
+
+def _key_of(iri: str) -> str:
+    local = re.split(r"[/#]", iri.rstrip("/#"))[-1]
+    key = re.sub(r"[^A-Za-z0-9._~-]+", "-", local).strip("-")
+    return key or "field"
+
+
+def _parse_error(path: Path, exc: Exception) -> TaxonomyError:
+    text = str(exc)
+    found = re.search(r"at line (\d+)", text)
+    where = f"{path}:{found.group(1)}" if found else str(path)
+    why = getattr(exc, "_why", None) or text.splitlines()[-1] if text else type(exc).__name__
+    return TaxonomyError(
+        f"{where}: cannot parse the taxonomy file as RDF ({why}); "
+        "fix the syntax (Turtle, RDF/XML, N-Triples or JSON-LD by file extension)"
+    )
+
+
+def _literal(graph, subject, predicate) -> list[str]:  # type: ignore[no-untyped-def]
+    # English or language-less literals first, then the rest; sorted for stable output.
+    values = list(graph.objects(subject, predicate))
+    preferred = [v for v in values if getattr(v, "language", None) in (None, "en")]
+    return sorted({str(v).strip() for v in (preferred or values) if str(v).strip()})
+
+
+def load_taxonomy(path: str | Path | None = None) -> Taxonomy:
+    """Read a SKOS concept scheme into a :class:`Taxonomy`.
+
+    Every ``skos:Concept`` becomes a :class:`Field`, except concepts that are
+    only targets of mapping properties (``skos:closeMatch`` etc.), such as the
+    ICLR areas declared at the end of the shipped file.
+
+    Args:
+        path: A Turtle (or other RDF) file; the shipped ``ontology/fields.ttl``
+            when None.
+
+    Raises:
+        TaxonomyError: The file is missing or unparseable, has no concepts, a
+            concept lacks a prefLabel, two concepts share a key, a broader link
+            points outside the file, or broader links form a cycle.
+    """
+    import rdflib
+    from rdflib.namespace import RDF, SKOS
+    from rdflib.util import guess_format
+
+    path = Path(DEFAULT_TAXONOMY if path is None else path)
+    if not path.is_file():
+        raise TaxonomyError(f"{path}: taxonomy file not found; pass an existing SKOS Turtle file")
+    graph = rdflib.Graph()
+    try:
+        graph.parse(path, format=guess_format(str(path)) or "turtle")
+    except Exception as exc:  # rdflib raises many unrelated types for bad syntax
+        raise _parse_error(path, exc) from exc
+
+    concepts = set(graph.subjects(RDF.type, SKOS.Concept))
+    rels = [getattr(SKOS, r) for r in MATCH_RELATIONS]
+    targets = {o for r in rels for o in graph.objects(None, r)}
+    hierarchical = set(graph.subjects(SKOS.broader, None)) | set(graph.subjects(SKOS.topConceptOf, None))
+    nodes = sorted((c for c in concepts if c not in targets or c in hierarchical), key=str)
+    if not nodes:
+        raise TaxonomyError(
+            f"{path}: no skos:Concept found; declare each field as `field:x a skos:Concept`"
+        )
+
+    keys: dict[str, str] = {}
+    for node in nodes:
+        key = _key_of(str(node))
+        if key in keys:
+            raise TaxonomyError(
+                f"{path}: concepts <{keys[key]}> and <{node}> both have the key {key!r}; "
+                "give them IRIs with different last segments"
+            )
+        keys[key] = str(node)
+    key_of = {iri: key for key, iri in keys.items()}
+
+    fields: dict[str, Field] = {}
+    for node in nodes:
+        key = key_of[str(node)]
+        labels = _literal(graph, node, SKOS.prefLabel)
+        if not labels:
+            raise TaxonomyError(f"{path}: concept <{node}> has no skos:prefLabel; add one")
+        description = _literal(graph, node, SKOS.definition) or _literal(graph, node, SKOS.scopeNote)
+        broader_iris = sorted(str(b) for b in graph.objects(node, SKOS.broader))
+        broader = None
+        if broader_iris:
+            if broader_iris[0] not in key_of:
+                raise TaxonomyError(
+                    f"{path}: <{node}> has skos:broader <{broader_iris[0]}>, which is not a "
+                    "skos:Concept in the file; declare it or remove the link"
+                )
+            broader = key_of[broader_iris[0]]
+        matches = tuple(
+            (r, str(o)) for r in MATCH_RELATIONS for o in sorted(graph.objects(node, getattr(SKOS, r)))
+        )
+        fields[key] = Field(
+            key=key,
+            iri=str(node),
+            label=labels[0],
+            alt_labels=tuple(a for a in _literal(graph, node, SKOS.altLabel) if a != labels[0]),
+            description=" ".join(description),
+            broader=broader,
+            matches=matches,
+        )
+
+    for key in fields:
+        seen = [key]
+        current = fields[key].broader
+        while current is not None:
+            if current in seen:
+                cycle = " -> ".join([*seen[seen.index(current):], current])
+                raise TaxonomyError(
+                    f"{path}: skos:broader links form a cycle ({cycle}); a field cannot be "
+                    "narrower than itself"
+                )
+            seen.append(current)
+            current = fields[current].broader
+
+    ordered: list[Field] = []
+
+    def visit(f: Field) -> None:
+        ordered.append(f)
+        for child in sorted((c for c in fields.values() if c.broader == f.key), key=lambda c: c.key):
+            visit(child)
+
+    for top in sorted((f for f in fields.values() if f.broader is None), key=lambda f: f.key):
+        visit(top)
+    return Taxonomy(tuple(ordered))
+
+
+# ---------------------------------------------------------------------------
+# Scoring
+
+# Weights of the evidence combined into a field's raw score; set by hand on
+# one half of the ICLR 2024 dev set (see bench/eval_fields.py), not learned.
+_W_DOC = 0.5  # abstract vs field definition
+_W_SENT = 0.3  # best single sentence vs field definition
+_W_LABEL = 0.2  # abstract vs field labels
+_W_LEX = 0.08  # per distinct label literally present, up to _LEX_CAP
+_LEX_CAP = 3
+_TEMPERATURE = 0.05  # softmax temperature that turns raw scores into [0, 1]
+
+
+def _term_pattern(term: str) -> re.Pattern[str]:
+    # Acronyms ("GAN", "NeRF", "MoE") match case-sensitively, words do not;
+    # spaces and hyphens are interchangeable and a plural s is allowed.
+    acronym = sum(ch.isupper() for ch in term) >= 2 and " " not in term
+    body = r"[-\s]?".join(re.escape(part) for part in re.split(r"[-\s]+", term))
+    return re.compile(rf"(?<![\w-]){body}(?:e?s)?(?![\w])", 0 if acronym else re.IGNORECASE)
+
+
+def _unit(x: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(x, axis=-1, keepdims=True)
+    return x / np.maximum(norms, 1e-12)
+
+
+@dataclass(frozen=True, eq=False)
+class FieldScorer:
+    """Field embeddings and label patterns, computed once per taxonomy.
+
+    Build with :meth:`from_taxonomy`; pass to :func:`assign_fields`.
+    """
+
+    taxonomy: Taxonomy
+    embedder: Embedder
+    definitions: np.ndarray  # (n_fields, dim), centred, unit rows
+    labels: np.ndarray  # (n_fields, dim), centred, unit rows
+    center: np.ndarray  # (dim,), mean of the field definition embeddings
+    patterns: tuple[tuple[re.Pattern[str], ...], ...] = field(repr=False)
+
+    @classmethod
+    def from_taxonomy(cls, taxonomy: Taxonomy, embedder: Embedder) -> FieldScorer:
+        """Embed every field's definition and labels (one embedder call)."""
+        fs = taxonomy.fields
+        defs = [f"{f.label}: {f.description or f.label}" for f in fs]
+        labs = ["; ".join((f.label, *f.alt_labels)) for f in fs]
+        vecs = np.asarray(embedder.embed(defs + labs), dtype=np.float32)
+        # Centring removes what all ML fields share, so cosines measure what
+        # sets one field apart from the others.
+        center = vecs[: len(fs)].mean(axis=0)
+        vecs = _unit(vecs - center)
+        patterns = tuple(
+            tuple(_term_pattern(t) for t in dict.fromkeys((f.label, *f.alt_labels))) for f in fs
+        )
+        return cls(taxonomy, embedder, vecs[: len(fs)], vecs[len(fs) :], center, patterns)
+
+    def lexical_hits(self, text: str) -> np.ndarray:
+        """Number of distinct labels of each field that occur in ``text``."""
+        return np.array(
+            [sum(1 for p in pats if p.search(text)) for pats in self.patterns], dtype=np.float32
+        )
+
+    def raw_scores(
+        self, doc: np.ndarray, sents: np.ndarray, hits: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Raw field scores of one paper and, per field, the index of its best sentence."""
+        doc = _unit(doc - self.center)
+        sents = _unit(sents - self.center)
+        sent_sims = sents @ self.definitions.T  # (n_sents, n_fields)
+        raw = (
+            _W_DOC * (self.definitions @ doc)
+            + _W_SENT * sent_sims.max(axis=0)
+            + _W_LABEL * (self.labels @ doc)
+            + _W_LEX * np.minimum(hits, _LEX_CAP)
+        )
+        return raw, sent_sims.argmax(axis=0)
+
+
+def _choose(
+    scorer: FieldScorer, raw: np.ndarray, best_sent: np.ndarray, sentences: Sequence[str], top_k: int
+) -> list[tuple[str, float, str]]:
+    tax = scorer.taxonomy
+    index = {f.key: i for i, f in enumerate(tax.fields)}
+    tops = tax.top_level()
+    # A broad area is as strong as its best topic: papers name topics more
+    # often than areas.
+    area_raw = np.array(
+        [max(raw[index[c.key]] for c in (t, *tax.children(t.key))) for t in tops], dtype=np.float64
+    )
+    probs = np.exp((area_raw - area_raw.max()) / _TEMPERATURE)
+    probs /= probs.sum()
+    out: list[tuple[str, float, str]] = []
+    for a in np.argsort(-probs, kind="stable")[: max(1, top_k)]:
+        top = tops[a]
+        kids = tax.children(top.key)
+        i_top = index[top.key]
+        if kids:
+            i_kid = max((index[c.key] for c in kids), key=lambda i: raw[i])
+            if raw[i_kid] >= raw[i_top]:
+                out.append((tax.fields[i_kid].key, float(probs[a]), sentences[best_sent[i_kid]]))
+                i_top_sent = best_sent[i_top]
+                out.append((top.key, float(probs[a]), sentences[i_top_sent]))
+                continue
+        out.append((top.key, float(probs[a]), sentences[best_sent[i_top]]))
+    return out
+
+
+def assign_fields_batch(
+    texts: Sequence[str],
+    sentence_lists: Sequence[Sequence[str]],
+    scorer: FieldScorer,
+    top_k: int = 3,
+) -> list[list[tuple[str, float, str]]]:
+    """:func:`assign_fields` for many papers with one embedder call.
+
+    Args:
+        texts: Each paper's text (title and abstract).
+        sentence_lists: Each paper's sentences, the candidates for evidence;
+            an empty list means the whole text is the only sentence.
+        scorer: From :meth:`FieldScorer.from_taxonomy`.
+        top_k: Number of broad areas per paper.
+
+    Returns:
+        Per paper, ``(field_key, score, sentence)`` best first; see
+        :func:`assign_fields`.
+    """
+    if len(texts) != len(sentence_lists):
+        raise ValueError("texts and sentence_lists must have the same length")
+    sents = [list(s) if s else [t] for t, s in zip(texts, sentence_lists, strict=True)]
+    flat = [*texts, *(s for group in sents for s in group)]
+    vecs = np.asarray(scorer.embedder.embed(flat), dtype=np.float32)
+    results = []
+    start = len(texts)
+    for i, text in enumerate(texts):
+        n = len(sents[i])
+        raw, best = scorer.raw_scores(vecs[i], vecs[start : start + n], scorer.lexical_hits(text))
+        results.append(_choose(scorer, raw, best, sents[i], top_k))
+        start += n
+    return results
+
+
+def assign_fields(
+    text: str, sentences: Sequence[str], scorer: FieldScorer, top_k: int = 3
+) -> list[tuple[str, float, str]]:
+    """The fields of one paper, best first.
+
+    Returns up to ``top_k`` broad areas, each preceded by its best narrower
+    topic when that topic matches at least as well as the area itself. Each
+    item is ``(field_key, score, sentence)``: the score in [0, 1] is the
+    area's share of evidence among all areas (a topic carries its area's
+    score), and the sentence is the one most similar to that field. At
+    least one field is always returned.
+    """
+    return assign_fields_batch([text], [sentences], scorer, top_k)[0]

@@ -1,0 +1,99 @@
+"""Canonical concepts across papers: variants, acronyms, kinds, links."""
+
+from __future__ import annotations
+
+import pytest
+
+from kg.concepts import canonicalize, slug, variant_key
+from kg.fields import load_taxonomy
+from kg.model import Kind, Mention, Role
+
+
+@pytest.fixture(scope="module")
+def taxonomy():
+    return load_taxonomy()
+
+
+def m(text, role=Role.USES, score=0.5, expansion=None, sentence="s."):
+    return Mention(text=text, role=role, score=score, sentence=sentence, expansion=expansion)
+
+
+def by_label(concepts):
+    return {c.label: c for c in concepts}
+
+
+def test_acronym_and_expansion_are_one_concept_with_acronym_preferred(taxonomy):
+    concepts, links = canonicalize(
+        {
+            "a": [m("PPO", expansion="Proximal Policy Optimization")],
+            "b": [m("proximal policy optimization")],
+            "c": [m("PPO")],
+        },
+        taxonomy,
+    )
+    assert len(concepts) == 1
+    (ppo,) = concepts
+    assert ppo.label == "PPO"
+    assert {a.lower() for a in ppo.alt_labels} == {"proximal policy optimization"}
+    assert {link.paper_id for link in links} == {"a", "b", "c"}
+
+
+def test_spelling_and_plural_variants_merge(taxonomy):
+    concepts, _ = canonicalize(
+        {
+            "a": [m("non-convex optimization", Role.ADDRESSES)],
+            "b": [m("nonconvex optimization", Role.ADDRESSES)],
+            "c": [m("LoRAs"), m("Non-Convex Optimizations", Role.ADDRESSES)],
+            "d": [m("LoRA")],
+        },
+        taxonomy,
+    )
+    labels = by_label(concepts)
+    assert len(concepts) == 2
+    assert "LoRA" in labels
+    assert labels["LoRA"].alt_labels == ("LoRAs",)
+
+
+def test_ambiguous_acronym_is_not_merged_across_meanings(taxonomy):
+    concepts, _ = canonicalize(
+        {
+            "a": [m("MTP", expansion="multi-token prediction")],
+            "b": [m("MTP", expansion="maximum transmission power")],
+        },
+        taxonomy,
+    )
+    assert len(concepts) == 2
+
+
+def test_one_link_per_paper_and_concept_keeps_the_strongest_role(taxonomy):
+    _, links = canonicalize(
+        {"a": [m("Graph-Mixer", Role.PROPOSES, 0.9), m("graph mixer", Role.USES, 0.95)]}, taxonomy
+    )
+    assert len(links) == 1
+    assert links[0].role is Role.PROPOSES
+
+
+def test_kind_is_the_majority_and_roles_follow_it(taxonomy):
+    concepts, links = canonicalize(
+        {
+            "a": [m("image segmentation", Role.ADDRESSES)],
+            "b": [m("image segmentation", Role.ADDRESSES)],
+            "c": [m("image segmentation", Role.USES)],
+        },
+        taxonomy,
+    )
+    (c,) = concepts
+    assert c.kind is Kind.PROBLEM
+    assert {link.role for link in links} == {Role.ADDRESSES}
+
+
+def test_field_mentions_become_field_concepts(taxonomy):
+    key = taxonomy.top_level()[0].key
+    concepts, links = canonicalize({"a": [m(key, Role.IN_FIELD, 0.7)]}, taxonomy)
+    assert [c.kind for c in concepts] == [Kind.FIELD]
+    assert links[0].concept_key == key
+
+
+def test_keys_are_iri_safe_and_stable():
+    assert slug("Dual-MTP") == "dual-mtp"
+    assert variant_key("Heavy-tailed noise") == variant_key("heavy tailed noises")
