@@ -23,6 +23,7 @@ __all__ = [
     "is_generic",
     "head",
     "singular",
+    "looks_like_name",
 ]
 
 # A token: letters/digits, joined by inner hyphens, slashes, apostrophes or
@@ -362,8 +363,12 @@ def _trim(words: list[str]) -> list[str]:
     return words
 
 
-def _looks_like_name(word: str) -> bool:
-    """Acronyms and mixed-case names: SGD, LoRA, Dual-MTP, GPT-4, BG-0."""
+def looks_like_name(word: str) -> bool:
+    """Acronyms and mixed-case names: SGD, LoRA, Dual-MTP, GPT-4, BG-0.
+
+    >>> [looks_like_name(w) for w in ["SGD", "LoRA", "Dual-MTP", "Transformer", "2-sub"]]
+    [True, True, True, False, False]
+    """
     if not word[:1].isalpha():
         return False
     core = word.rstrip("s") if len(word) > 2 else word
@@ -448,7 +453,7 @@ def _cue(phrase: str) -> Kind | None:
         return None
     if h in PROBLEM_HEADS:
         return Kind.PROBLEM
-    if h in METHOD_HEADS or any(_looks_like_name(w) for w in phrase.split()):
+    if h in METHOD_HEADS or any(looks_like_name(w) for w in phrase.split()):
         return Kind.METHOD
     if "-" in last and head(last.split("-")[-1]) in METHOD_HEADS:
         return Kind.METHOD
@@ -490,7 +495,10 @@ def candidates(sentences: list[str], max_words: int = 4) -> list[Candidate]:
                     continue
                 cue = _cue(text)
                 position = sentence.find(text)
-                after_propose = proposing and position > _first_end(_PROPOSE_CUE, sentence)
+                if cue is None and _introduced_name(sentence, text):
+                    cue = Kind.METHOD
+                cue_end = _first_end(_PROPOSE_CUE, sentence)
+                after_propose = proposing and cue_end < position < _window_end(sentence, cue_end)
                 after_naming = bool(naming) and position > naming.end() - 1
                 if (
                     cue is None
@@ -511,6 +519,33 @@ def candidates(sentences: list[str], max_words: int = 4) -> list[Candidate]:
                     expansion=defined.get(text),
                 )
     return list(seen.values())
+
+
+_NAME_SLOT = re.compile(
+    r"(?:propose[sd]?|introduce[sd]?|present[sd]?|call(?:ed)?|name[sd]?|dub(?:bed)?|term(?:ed)?)"
+    r"\s+(?:(?:a|an|the|our|it|this|them)\s+)?(?:(?:new|novel|simple)\s+)?"
+    r"([A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,3})",
+)
+
+
+def _introduced_name(sentence: str, text: str) -> bool:
+    """Whether the sentence introduces ``text`` by name: "we propose Curio, ..."."""
+    return any(m.group(1) == text for m in _NAME_SLOT.finditer(sentence))
+
+
+_WINDOW_STOP = re.compile(
+    r"\s(?:based on|that|which|to|for|of|in|on|with|by|from|using|where|whose|and)\s|[;:()]"
+)
+
+
+def _window_end(sentence: str, start: int) -> int:
+    """End of what a propose verb introduces: the name and its appositive, not the rest.
+
+    In "we propose Curio, an intrinsic reward based on the prediction error of a
+    dynamics model", Curio and "intrinsic reward" are proposed, the model is not.
+    """
+    stop = _WINDOW_STOP.search(sentence, start)
+    return stop.start() if stop else len(sentence)
 
 
 def _first_end(pattern: re.Pattern[str], sentence: str) -> int:

@@ -27,7 +27,7 @@ from keybert.backend import BaseEmbedder
 from sklearn.feature_extraction.text import CountVectorizer
 
 from kg import fields as fieldmod
-from kg.candidates import Candidate, candidates
+from kg.candidates import PROBLEM_HEADS, Candidate, candidates, head, looks_like_name
 from kg.embed import Embedder
 from kg.model import Kind, Mention, Paper, Role
 from kg.text import sentences as split_sentences
@@ -52,6 +52,8 @@ class Settings:
         max_words: Longest candidate phrase, in words.
         min_relevance: Candidates less similar than this to the abstract are
             dropped unless nothing else of their kind is left.
+        min_field_share: A field is kept when its score is at least this share
+            of the best field's score (the best is always kept).
     """
 
     max_methods: int = 4
@@ -59,6 +61,7 @@ class Settings:
     max_fields: int = 3
     max_words: int = 4
     min_relevance: float = 0.15
+    min_field_share: float = 0.3
 
 
 class _Backend(BaseEmbedder):
@@ -133,7 +136,7 @@ class Extractor:
             mentions = select_mentions(scored, sents, self.settings)
             mentions += [
                 Mention(text=key, role=Role.IN_FIELD, score=round(score, 4), sentence=sentence)
-                for key, score, sentence in fields
+                for key, score, sentence in _confident(fields, self.settings.min_field_share)
             ]
             out[paper.id] = tuple(mentions)
         return out
@@ -170,6 +173,13 @@ class Extractor:
         return [typed[id(s)] for s in scored]
 
 
+def _confident(
+    fields: list[tuple[str, float, str]], share: float
+) -> list[tuple[str, float, str]]:
+    best = max((score for _, score, _ in fields), default=0.0)
+    return [f for i, f in enumerate(fields) if i == 0 or f[1] >= share * best]
+
+
 def _merge_acronyms(cands: list[Candidate]) -> list[Candidate]:
     """One candidate per defined acronym: drop its expansion and the expansion's parts."""
     expansions = {c.expansion.lower(): c for c in cands if c.expansion}
@@ -182,15 +192,37 @@ def _merge_acronyms(cands: list[Candidate]) -> list[Candidate]:
         if owner is not None:
             continue
         if c.expansion:
-            exp_cue = next((x.cue for x in cands if x.text.lower() == c.expansion.lower()), None)
-            c = Candidate(c.text, c.sentence, exp_cue or c.cue, c.proposed, c.expansion)
+            c = Candidate(c.text, c.sentence, _acronym_kind(c.expansion), c.proposed, c.expansion)
         kept.append(c)
     return kept
+
+
+# Problem-sounding heads that, in a named and abbreviated technique, mean a method:
+# "Proximal Policy Optimization (PPO)", "Stochastic Variational Inference (SVI)".
+_METHOD_NAME_HEADS = frozenset(
+    "optimization optimisation inference decoding estimation approximation matching "
+    "selection compression transfer calibration sampling search".split()
+)
+
+
+def _acronym_kind(expansion: str) -> Kind:
+    """An abbreviated name is a method unless its expansion names a task."""
+    h = head(expansion)
+    if h in PROBLEM_HEADS and h not in _METHOD_NAME_HEADS:
+        return Kind.PROBLEM
+    return Kind.METHOD
 
 
 def _overlaps(a: str, b: str) -> bool:
     wa, wb = set(a.lower().split()), set(b.lower().split())
     return wa <= wb or wb <= wa
+
+
+def _inside(short: str, long: str) -> bool:
+    """A plain phrase that is a strict part of another (names stand on their own)."""
+    if any(looks_like_name(w) for w in short.split()):
+        return False
+    return f" {short.lower()} " in f" {long.lower()} " and short.lower() != long.lower()
 
 
 def select_mentions(
@@ -211,6 +243,7 @@ def select_mentions(
         strong.sort(
             key=lambda s: (
                 -int(s.candidate.proposed),
+                -int(any(looks_like_name(w) for w in s.candidate.text.split())),
                 -int(s.candidate.expansion is not None),
                 -s.relevance,
                 s.candidate.text,
@@ -222,6 +255,8 @@ def select_mentions(
                 break
             if any(_overlaps(s.candidate.text, c.candidate.text) for c in chosen):
                 continue
+            if any(_inside(s.candidate.text, m.text) for m in mentions):
+                continue  # "heavy-tailed gradient" inside the problem "heavy-tailed gradient noise"
             chosen.append(s)
         for s in chosen:
             c = s.candidate

@@ -16,6 +16,7 @@ from networkx.algorithms import bipartite
 from rdflib import RDF, XSD, BNode, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import DCTERMS, PROV, SKOS
 
+from kg.candidates import looks_like_name
 from kg.fields import Taxonomy
 from kg.model import Concept, Kind, Link, Paper, Role
 from kg.vocab import DATA, KG
@@ -83,15 +84,17 @@ def paper_labels(
 ) -> dict[str, str]:
     """A human-readable label per paper: its title, else one made from its concepts.
 
-    An untitled paper is called by the method it proposes (or its strongest
-    method) and its strongest problem: "Dual-MTP: error accumulation".
+    An untitled paper is called by the method it proposes (a name such as
+    "Dual-MTP" first, else its strongest method) and its strongest problem:
+    "Dual-MTP: error accumulation".
     Duplicate labels get the paper id appended so every label is unique.
     """
     by_key = {c.key: c for c in concepts}
-    best: dict[tuple[str, Kind], tuple[tuple[int, float], str]] = {}
+    best: dict[tuple[str, Kind], tuple[tuple[int, int, float], str]] = {}
     for link in links:
         concept = by_key[link.concept_key]
-        rank = (int(link.role is Role.PROPOSES), link.score)
+        named = any(looks_like_name(w) for w in concept.label.split())
+        rank = (int(link.role is Role.PROPOSES), int(named), link.score)
         slot = (link.paper_id, concept.kind)
         if slot not in best or rank > best[slot][0]:
             best[slot] = (rank, concept.label)

@@ -1,0 +1,166 @@
+"""The command line: builds, queries, errors without tracebacks, output left intact.
+
+Most tests use the fake embedder (fast); ``test_build_seeds_with_real_model``
+runs the real KeyBERT + MiniLM pipeline on the seed files.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from rdflib import Graph
+
+import kg.build
+from kg.build import OUTPUT_FILES
+from kg.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+ABSTRACTS = [
+    "We propose Graph-Mixer, a graph transformer for molecule property prediction. "
+    "Graph-Mixer outperforms message passing networks on molecular benchmarks.",
+    "Message passing networks suffer from oversmoothing in molecule property prediction. "
+    "We introduce DropEdge-X, a regularization method that mitigates oversmoothing.",
+    "We study reinforcement learning with sparse rewards. We propose Curio, an exploration "
+    "bonus based on prediction error, and evaluate it on Atari games.",
+]
+
+
+@pytest.fixture
+def fake_model(monkeypatch, fake_embedder):
+    monkeypatch.setattr(kg.build, "load_model", lambda: fake_embedder)
+
+
+@pytest.fixture
+def inputs(tmp_path) -> Path:
+    path = tmp_path / "papers.txt"
+    path.write_text("ICML 2025 Papers\n\n" + "\n\n".join(ABSTRACTS) + "\n", encoding="utf-8")
+    return path
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def snapshot(out_dir: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(out_dir.iterdir())}
+
+
+def test_build_writes_every_output_and_a_summary(capsys, fake_model, inputs, tmp_path):
+    out_dir = tmp_path / "out"
+    code, out, err = run(capsys, "build", str(inputs), "--out", str(out_dir))
+    assert code == 0, err
+    assert re.search(r"^3 papers, \d+ concepts .*shared-concept edges; wrote ", out)
+    assert sorted(p.name for p in out_dir.iterdir()) == sorted(OUTPUT_FILES)
+    assert "extracting: 3/3 papers" in err
+    graph = json.loads((out_dir / "graph.json").read_text())
+    assert sum(n["type"] == "paper" for n in graph["nodes"]) == 3
+    assert len(Graph().parse(out_dir / "kg.ttl")) > 0
+
+
+def test_two_builds_give_identical_files(capsys, fake_model, inputs, tmp_path):
+    run(capsys, "build", str(inputs), "--out", str(tmp_path / "a"))
+    run(capsys, "build", str(inputs), "--out", str(tmp_path / "b"))
+    assert snapshot(tmp_path / "a") == snapshot(tmp_path / "b")
+
+
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ("missing.txt", "missing.txt"),
+        ("papers.pdf", "papers.pdf"),
+        ("broken.jsonl", "broken.jsonl"),
+    ],
+)
+def test_bad_input_is_one_clear_error_and_keeps_previous_output(
+    capsys, fake_model, inputs, tmp_path, bad, message
+):
+    out_dir = tmp_path / "out"
+    assert run(capsys, "build", str(inputs), "--out", str(out_dir))[0] == 0
+    before = snapshot(out_dir)
+    (tmp_path / "papers.pdf").write_bytes(b"%PDF-1.4")
+    (tmp_path / "broken.jsonl").write_text('{"abstract": "ok"}\n{not json\n')
+    code, out, err = run(capsys, "build", str(tmp_path / bad), "--out", str(out_dir))
+    assert code == 1
+    assert err.startswith("kg: error: ") and message in err
+    assert "Traceback" not in err and out == ""
+    assert snapshot(out_dir) == before
+
+
+def test_output_path_that_is_a_file_is_an_error(capsys, fake_model, inputs, tmp_path):
+    target = tmp_path / "taken"
+    target.write_text("keep me")
+    code, _, err = run(capsys, "build", str(inputs), "--out", str(target))
+    assert code == 1 and "not a directory" in err
+    assert target.read_text() == "keep me"
+
+
+def test_query_prints_a_table(capsys, fake_model, inputs, tmp_path):
+    out_dir = tmp_path / "out"
+    run(capsys, "build", str(inputs), "--out", str(out_dir))
+    code, out, err = run(
+        capsys, "query", "SELECT (COUNT(?p) AS ?n) WHERE { ?p a kg:Paper }",
+        "--graph", str(out_dir / "kg.ttl"),
+    )
+    assert code == 0, err
+    assert out.splitlines()[0].strip() == "n" and out.splitlines()[2].strip() == "3"
+
+
+@pytest.mark.parametrize("query_file", sorted((ROOT / "queries").glob("*.rq")), ids=lambda p: p.name)
+def test_shipped_queries_run(capsys, fake_model, inputs, tmp_path, query_file):
+    out_dir = tmp_path / "out"
+    run(capsys, "build", str(inputs), "--out", str(out_dir))
+    code, out, err = run(capsys, "query", str(query_file), "--graph", str(out_dir / "kg.ttl"),
+                         "--format", "json")
+    assert code == 0, err
+    assert isinstance(json.loads(out), list)
+
+
+def test_query_errors_are_clear(capsys, tmp_path):
+    code, _, err = run(capsys, "query", "SELECT ?x", "--graph", str(tmp_path / "none.ttl"))
+    assert code == 1 and "kg build" in err
+    graph = tmp_path / "g.ttl"
+    graph.write_text("<urn:a> <urn:b> <urn:c> .\n")
+    code, _, err = run(capsys, "query", "SELECT ?x WHERE { ?x", "--graph", str(graph))
+    assert code == 1 and "SPARQL syntax error" in err and "Traceback" not in err
+
+
+def test_every_command_is_in_the_readme():
+    from kg.cli import cli
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for name in cli.commands:
+        assert f"kg {name}" in readme, f"`kg {name}` is not documented in README.md"
+    assert "make run" in readme and "make test" in readme
+
+
+@pytest.mark.model
+def test_build_seeds_with_real_model(capsys, tmp_path):
+    """The README's build on the real seeds, with KeyBERT and the packaged MiniLM."""
+    seeds = tmp_path / "seeds"
+    shutil.copytree(ROOT / "seeds", seeds)
+    out_dir = tmp_path / "out"
+    code, out, err = run(capsys, "build", str(seeds), "--out", str(out_dir))
+    assert code == 0, err
+    assert out.startswith("37 papers, ")
+    g = Graph().parse(out_dir / "kg.ttl")
+    rows = g.query(
+        """SELECT ?p (SUM(?m) AS ?methods) (SUM(?q) AS ?problems) (SUM(?f) AS ?fields) WHERE {
+             ?p a kg:Paper .
+             OPTIONAL { VALUES ?r { kg:proposes kg:usesMethod } ?p ?r ?x . BIND(1 AS ?m) }
+             OPTIONAL { ?p kg:addressesProblem ?y . BIND(1 AS ?q) }
+             OPTIONAL { ?p kg:inField ?z . BIND(1 AS ?f) }
+           } GROUP BY ?p""",
+        initNs={"kg": "https://w3id.org/kg/ns#"},
+    )
+    counts = [(int(r[1] or 0), int(r[2] or 0), int(r[3] or 0)) for r in rows]
+    assert len(counts) == 37
+    assert all(m > 0 and q > 0 and f > 0 for m, q, f in counts), counts
+    generic = {"method", "methods", "results", "framework", "work", "approach", "model"}
+    labels = {str(o).lower() for o in g.objects(None, g.namespace_manager.expand_curie("skos:prefLabel"))}
+    assert not labels & generic
