@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kg.model import Kind
 
@@ -89,6 +89,7 @@ _VERBS = frozenset(
     explain governs involves involve offers reveals remains tends yields allows captures
     exhibits relies fails holds lies lie enables improves outperforms achieves provides
     suffers arises emerges depends focuses aims seeks incurs incur poses pose hinders hinder
+    contribute contributes
     struggle struggles underperform underperforms degrade degrades boost boosts preserve
     preserves violate violates dominate dominates restore restores recover recovers
     exceed exceeds attain attains facilitate facilitates fulfil fulfils satisfy satisfies
@@ -134,7 +135,7 @@ _GENERIC_NOUNS = frozenset(
     capability ability capacity paradigm pipeline architecture network dataset score value
     metric measure evaluation experiment task-specific state-of-the-art average percent
     lot majority variety series suite collection total magnitude degree extent room
-    recipe principle lesson outcome output input""".split()
+    recipe principle lesson outcome output input choice option""".split()
 )
 
 # Head nouns that mark a method, or a problem (after singularisation).
@@ -318,7 +319,7 @@ def _adjective(word: str) -> bool:
 
 def _breaks(word: str) -> bool:
     low = word.lower()
-    if low in _FUNCTION or low in _VERBS or _CITATION.match(word):
+    if low in _FUNCTION or low in _VERBS or _CITATION.match(word) or len(word) == 1:
         return True
     if low.endswith("ly") and len(low) > 4 and low not in {"family", "anomaly", "assembly", "supply"}:
         return True  # adverbs: "provably", "consistently"
@@ -334,6 +335,10 @@ def _chunks(sentence: str) -> list[list[str]]:
     for tok, start, end in tokens(sentence):
         gap = sentence[last_end:start]
         verb_ing = tok.lower().endswith("ing") and tok.lower() not in _NOMINAL_ING
+        if current and current[-1].lower().endswith("ing") and len(current) == 1 and (
+            _is_weak(tok) or _adjective(tok)
+        ):
+            current = []  # "Training powerful AI": a gerund before an adjective is a verb
         if current and (gap.strip() or _breaks(tok) or verb_ing or _plural_noun(current[-1])):
             runs.append(current)
             current = []
@@ -427,8 +432,12 @@ def _match_expansion(acronym: str, words: list[str]) -> str | None:
     return None
 
 
-def _spells(letters: str, words: list[str]) -> bool:
-    """Whether the words, in order, supply the letters (each word its prefix)."""
+def _spells(letters: str, words: list[str], skips: int = 1, first: bool = True) -> bool:
+    """Whether the words, in order, supply the letters (each word a prefix).
+
+    Function words may give no letter; so may at most ``skips`` other words
+    after the first ("Importance Weights for Shifting Means" spells ISM).
+    """
     if not letters:
         return all(w.lower() in _FUNCTION for w in words)
     if not words:
@@ -436,14 +445,16 @@ def _spells(letters: str, words: list[str]) -> bool:
     word, rest = words[0], words[1:]
     parts = [p for p in re.split(r"[-/]", word) if p]
     if len(parts) > 1:  # each part of a hyphenated word spells on its own
-        return _spells(letters, parts + rest)
-    if word.lower() in _FUNCTION and _spells(letters, rest):
-        return True
+        return _spells(letters, parts + rest, skips, first)
     low = word.lower()
-    return any(
-        low[:k] == letters[:k] and _spells(letters[k:], rest)
+    if not first and low in _FUNCTION and _spells(letters, rest, skips, False):
+        return True
+    if any(
+        low[:k] == letters[:k] and _spells(letters[k:], rest, skips, False)
         for k in range(min(len(low), len(letters)), 0, -1)
-    )
+    ):
+        return True
+    return not first and skips > 0 and bool(rest) and _spells(letters, rest, skips - 1, False)
 
 
 def _cue(phrase: str) -> Kind | None:
@@ -499,7 +510,10 @@ def candidates(sentences: list[str], max_words: int = 4) -> list[Candidate]:
                     cue = Kind.METHOD
                 cue_end = _first_end(_PROPOSE_CUE, sentence)
                 after_propose = proposing and cue_end < position < _window_end(sentence, cue_end)
-                after_naming = bool(naming) and position > naming.end() - 1
+                after_naming = (
+                    naming is not None
+                    and naming.end() <= position < _window_end(sentence, naming.end())
+                )
                 if (
                     cue is None
                     and problem_context
@@ -508,6 +522,8 @@ def candidates(sentences: list[str], max_words: int = 4) -> list[Candidate]:
                 ):
                     cue = Kind.PROBLEM if len(words) > 1 else None
                 acr = text if text in defined else expansions.get(key)
+                if (after_propose or after_naming) and (acr or looks_like_name(text)):
+                    cue = Kind.METHOD  # "a framework called Component-wise Replacement ..."
                 proposed = (after_propose or after_naming) and (
                     cue is Kind.METHOD or acr is not None or after_naming
                 )
@@ -518,6 +534,17 @@ def candidates(sentences: list[str], max_words: int = 4) -> list[Candidate]:
                     proposed=proposed,
                     expansion=defined.get(text),
                 )
+    return _share_proposal(seen, defined)
+
+
+def _share_proposal(seen: dict[str, Candidate], defined: dict[str, str]) -> list[Candidate]:
+    """An acronym is proposed when its expansion is, and the reverse."""
+    for acr, exp in defined.items():
+        pair = [seen.get(acr.lower()), seen.get(exp.lower())]
+        if any(c and c.proposed for c in pair):
+            for c in pair:
+                if c and not c.proposed:
+                    seen[c.text.lower()] = replace(c, proposed=True, cue=Kind.METHOD)
     return list(seen.values())
 
 

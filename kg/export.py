@@ -21,7 +21,7 @@ from rdflib import Graph
 
 from kg.errors import KGError
 
-__all__ = ["turtle_text", "graphml_text", "json_text", "write_files", "write_atomic"]
+__all__ = ["turtle_text", "graphml_text", "json_text", "write_files"]
 
 
 def turtle_text(g: Graph) -> str:
@@ -52,21 +52,6 @@ def json_text(G: nx.Graph) -> str:
     H.add_edges_from(sorted((min(u, v), max(u, v), d) for u, v, d in G.edges(data=True)))
     data = nx.node_link_data(H, edges="edges")
     return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so readers see the old file or the new one, never a mix."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def write_files(out_dir: Path, files: Mapping[str, str]) -> list[Path]:

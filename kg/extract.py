@@ -131,7 +131,11 @@ class Extractor:
         for paper, sents, cands, rel, fields in zip(
             papers, sentence_lists, cand_lists, relevances, field_lists, strict=True
         ):
-            scored = [_Scored(c, rel.get(c.text, 0.0), c.cue) for c in cands]
+            # An acronym's embedding says little; its expansion speaks for it.
+            scored = [
+                _Scored(c, max(rel.get(c.text, 0.0), rel.get(c.expansion or "", 0.0)), c.cue)
+                for c in cands
+            ]
             scored = self._fill_missing_kinds(scored)
             mentions = select_mentions(scored, sents, self.settings)
             mentions += [
@@ -145,7 +149,10 @@ class Extractor:
         self, papers: Sequence[Paper], cand_lists: list[list[Candidate]]
     ) -> list[dict[str, float]]:
         """KeyBERT's similarity of each candidate to its abstract."""
-        by_doc = {p.text: [c.text for c in cs] for p, cs in zip(papers, cand_lists, strict=True)}
+        by_doc = {
+            p.text: sorted({t for c in cs for t in (c.text, c.expansion) if t})
+            for p, cs in zip(papers, cand_lists, strict=True)
+        }
         docs = [p.text for p in papers if by_doc[p.text]]
         if not docs:
             return [{} for _ in papers]
@@ -191,7 +198,7 @@ def _merge_acronyms(cands: list[Candidate]) -> list[Candidate]:
         owner = next((a for e, a in expansions.items() if low in e and a is not c), None)
         if owner is not None:
             continue
-        if c.expansion:
+        if c.expansion and not c.proposed:  # a proposed name is a method whatever its head
             c = Candidate(c.text, c.sentence, _acronym_kind(c.expansion), c.proposed, c.expansion)
         kept.append(c)
     return kept

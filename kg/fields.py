@@ -135,7 +135,7 @@ def _parse_error(path: Path, exc: Exception) -> TaxonomyError:
     text = str(exc)
     found = re.search(r"at line (\d+)", text)
     where = f"{path}:{found.group(1)}" if found else str(path)
-    why = getattr(exc, "_why", None) or text.splitlines()[-1] if text else type(exc).__name__
+    why = getattr(exc, "_why", None) or (text.splitlines()[-1] if text else type(exc).__name__)
     return TaxonomyError(
         f"{where}: cannot parse the taxonomy file as RDF ({why}); "
         "fix the syntax (Turtle, RDF/XML, N-Triples or JSON-LD by file extension)"
@@ -181,7 +181,9 @@ def load_taxonomy(path: str | Path | None = None) -> Taxonomy:
     concepts = set(graph.subjects(RDF.type, SKOS.Concept))
     rels = [getattr(SKOS, r) for r in MATCH_RELATIONS]
     targets = {o for r in rels for o in graph.objects(None, r)}
-    hierarchical = set(graph.subjects(SKOS.broader, None)) | set(graph.subjects(SKOS.topConceptOf, None))
+    hierarchical = set(graph.subjects(SKOS.broader, None)) | set(
+        graph.subjects(SKOS.topConceptOf, None)
+    )
     nodes = sorted((c for c in concepts if c not in targets or c in hierarchical), key=str)
     if not nodes:
         raise TaxonomyError(
@@ -205,7 +207,9 @@ def load_taxonomy(path: str | Path | None = None) -> Taxonomy:
         labels = _literal(graph, node, SKOS.prefLabel)
         if not labels:
             raise TaxonomyError(f"{path}: concept <{node}> has no skos:prefLabel; add one")
-        description = _literal(graph, node, SKOS.definition) or _literal(graph, node, SKOS.scopeNote)
+        description = _literal(graph, node, SKOS.definition) or _literal(
+            graph, node, SKOS.scopeNote
+        )
         broader_iris = sorted(str(b) for b in graph.objects(node, SKOS.broader))
         broader = None
         if broader_iris:
@@ -216,7 +220,9 @@ def load_taxonomy(path: str | Path | None = None) -> Taxonomy:
                 )
             broader = key_of[broader_iris[0]]
         matches = tuple(
-            (r, str(o)) for r in MATCH_RELATIONS for o in sorted(graph.objects(node, getattr(SKOS, r)))
+            (r, str(o))
+            for r in MATCH_RELATIONS
+            for o in sorted(graph.objects(node, getattr(SKOS, r)), key=str)
         )
         fields[key] = Field(
             key=key,
@@ -233,7 +239,7 @@ def load_taxonomy(path: str | Path | None = None) -> Taxonomy:
         current = fields[key].broader
         while current is not None:
             if current in seen:
-                cycle = " -> ".join([*seen[seen.index(current):], current])
+                cycle = " -> ".join([*seen[seen.index(current) :], current])
                 raise TaxonomyError(
                     f"{path}: skos:broader links form a cycle ({cycle}); a field cannot be "
                     "narrower than itself"
@@ -245,7 +251,9 @@ def load_taxonomy(path: str | Path | None = None) -> Taxonomy:
 
     def visit(f: Field) -> None:
         ordered.append(f)
-        for child in sorted((c for c in fields.values() if c.broader == f.key), key=lambda c: c.key):
+        for child in sorted(
+            (c for c in fields.values() if c.broader == f.key), key=lambda c: c.key
+        ):
             visit(child)
 
     for top in sorted((f for f in fields.values() if f.broader is None), key=lambda f: f.key):
@@ -262,7 +270,8 @@ _W_DOC = 0.5  # abstract vs field definition
 _W_SENT = 0.3  # best single sentence vs field definition
 _W_LABEL = 0.2  # abstract vs field labels
 _W_LEX = 0.08  # per distinct label literally present, up to _LEX_CAP
-_LEX_CAP = 3
+_LEX_CAP = 2
+_CHILD_WEIGHT = 0.7  # how much an area's score follows its best topic rather than itself
 _TEMPERATURE = 0.05  # softmax temperature that turns raw scores into [0, 1]
 
 
@@ -332,7 +341,11 @@ class FieldScorer:
 
 
 def _choose(
-    scorer: FieldScorer, raw: np.ndarray, best_sent: np.ndarray, sentences: Sequence[str], top_k: int
+    scorer: FieldScorer,
+    raw: np.ndarray,
+    best_sent: np.ndarray,
+    sentences: Sequence[str],
+    top_k: int,
 ) -> list[tuple[str, float, str]]:
     tax = scorer.taxonomy
     index = {f.key: i for i, f in enumerate(tax.fields)}
@@ -340,7 +353,12 @@ def _choose(
     # A broad area is as strong as its best topic: papers name topics more
     # often than areas.
     area_raw = np.array(
-        [max(raw[index[c.key]] for c in (t, *tax.children(t.key))) for t in tops], dtype=np.float64
+        [
+            (1 - _CHILD_WEIGHT) * raw[index[t.key]]
+            + _CHILD_WEIGHT * max(raw[index[c.key]] for c in (t, *tax.children(t.key)))
+            for t in tops
+        ],
+        dtype=np.float64,
     )
     probs = np.exp((area_raw - area_raw.max()) / _TEMPERATURE)
     probs /= probs.sum()

@@ -93,7 +93,7 @@ def paper_labels(
     best: dict[tuple[str, Kind], tuple[tuple[int, int, float], str]] = {}
     for link in links:
         concept = by_key[link.concept_key]
-        named = any(looks_like_name(w) for w in concept.label.split())
+        named = " " not in concept.label and looks_like_name(concept.label)
         rank = (int(link.role is Role.PROPOSES), int(named), link.score)
         slot = (link.paper_id, concept.kind)
         if slot not in best or rank > best[slot][0]:
