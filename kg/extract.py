@@ -150,7 +150,7 @@ class Extractor:
     ) -> list[dict[str, float]]:
         """KeyBERT's similarity of each candidate to its abstract."""
         by_doc = {
-            p.text: sorted({t for c in cs for t in (c.text, c.expansion) if t})
+            p.text: sorted({t for c in cs if _selectable(c) for t in (c.text, c.expansion) if t})
             for p, cs in zip(papers, cand_lists, strict=True)
         }
         docs = [p.text for p in papers if by_doc[p.text]]
@@ -178,6 +178,11 @@ class Extractor:
             chosen = pool[best]
             typed[id(chosen)] = _Scored(chosen.candidate, chosen.relevance * 0.8, kind)
         return [typed[id(s)] for s in scored]
+
+
+def _selectable(c: Candidate) -> bool:
+    """Whether a candidate can end up chosen, so is worth embedding at all."""
+    return c.cue is not None or c.proposed or " " in c.text
 
 
 def _confident(
