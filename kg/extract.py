@@ -28,7 +28,7 @@ from sklearn.feature_extraction.text import CountVectorizer
 
 from kg import fields as fieldmod
 from kg.candidates import PROBLEM_HEADS, Candidate, candidates, head, looks_like_name
-from kg.embed import Embedder
+from kg.embed import Embedder, Memo
 from kg.model import Kind, Mention, Paper, Role
 from kg.text import sentences as split_sentences
 
@@ -91,7 +91,7 @@ class Extractor:
         taxonomy: fieldmod.Taxonomy | None = None,
         settings: Settings | None = None,
     ) -> None:
-        self.embedder = embedder
+        self.embedder = embedder = Memo(embedder)
         self.settings = settings or Settings()
         self.keybert = KeyBERT(model=_Backend(embedder))
         self.taxonomy = taxonomy or fieldmod.load_taxonomy()
