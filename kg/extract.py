@@ -185,9 +185,7 @@ def _selectable(c: Candidate) -> bool:
     return c.cue is not None or c.proposed or " " in c.text
 
 
-def _confident(
-    fields: list[tuple[str, float, str]], share: float
-) -> list[tuple[str, float, str]]:
+def _confident(fields: list[tuple[str, float, str]], share: float) -> list[tuple[str, float, str]]:
     best = max((score for _, score, _ in fields), default=0.0)
     return [f for i, f in enumerate(fields) if i == 0 or f[1] >= share * best]
 
@@ -212,8 +210,21 @@ def _merge_acronyms(cands: list[Candidate]) -> list[Candidate]:
 # Problem-sounding heads that, in a named and abbreviated technique, mean a method:
 # "Proximal Policy Optimization (PPO)", "Stochastic Variational Inference (SVI)".
 _METHOD_NAME_HEADS = frozenset(
-    "optimization optimisation inference decoding estimation approximation matching "
-    "selection compression transfer calibration sampling search".split()
+    [
+        "optimization",
+        "optimisation",
+        "inference",
+        "decoding",
+        "estimation",
+        "approximation",
+        "matching",
+        "selection",
+        "compression",
+        "transfer",
+        "calibration",
+        "sampling",
+        "search",
+    ]
 )
 
 

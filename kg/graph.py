@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 from networkx.algorithms import bipartite
-from rdflib import RDF, XSD, BNode, Graph, Literal, Namespace, URIRef
+from rdflib import RDF, XSD, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import DCTERMS, PROV, SKOS
 
 from kg.candidates import looks_like_name
@@ -90,28 +90,37 @@ def paper_labels(
     Duplicate labels get the paper id appended so every label is unique.
     """
     by_key = {c.key: c for c in concepts}
-    best: dict[tuple[str, Kind], tuple[tuple[int, int, float], str]] = {}
+    ranked: dict[tuple[str, Kind], list[tuple[tuple[int, int, float], str]]] = {}
     for link in links:
         concept = by_key[link.concept_key]
         named = " " not in concept.label and looks_like_name(concept.label)
-        rank = (int(link.role is Role.PROPOSES), int(named), link.score)
-        slot = (link.paper_id, concept.kind)
-        if slot not in best or rank > best[slot][0]:
-            best[slot] = (rank, concept.label)
+        if concept.kind is Kind.METHOD:
+            rank = (int(link.role is Role.PROPOSES), int(named), link.score)
+        else:  # a spelled-out problem reads better in a title than an acronym
+            rank = (0, int(not named), link.score)
+        ranked.setdefault((link.paper_id, concept.kind), []).append((rank, concept.label))
     labels = {}
     for p in papers:
         if p.title:
             labels[p.id] = p.title
             continue
-        method = best.get((p.id, Kind.METHOD), (None, ""))[1]
-        problem = best.get((p.id, Kind.PROBLEM), (None, ""))[1]
-        area = best.get((p.id, Kind.FIELD), (None, ""))[1]
+        method = _best(ranked.get((p.id, Kind.METHOD), []))
+        problem = _best(ranked.get((p.id, Kind.PROBLEM), []), unlike=method)
+        area = _best(ranked.get((p.id, Kind.FIELD), []))
         parts = [x for x in (method, problem or area) if x]
         labels[p.id] = ": ".join(parts) if parts else _first_words(p.text)
     counts: dict[str, int] = {}
     for label in labels.values():
         counts[label] = counts.get(label, 0) + 1
     return {pid: (f"{lab} [{pid}]" if counts[lab] > 1 else lab) for pid, lab in labels.items()}
+
+
+def _best(options: list[tuple[tuple[int, int, float], str]], unlike: str = "") -> str:
+    """The top-ranked label not already part of ``unlike`` ("MTP" in "Dual-MTP")."""
+    for _, label in sorted(options, key=lambda o: (tuple(-x for x in o[0]), o[1])):
+        if not unlike or label.casefold() not in unlike.casefold():
+            return label
+    return ""
 
 
 def _first_words(text: str, n: int = 8) -> str:
@@ -147,9 +156,13 @@ def to_rdf(kg: KnowledgeGraph, shares: nx.Graph | None = None) -> Graph:
 
 
 def _add_taxonomy(g: Graph, taxonomy: Taxonomy) -> None:
-    relations = {"closeMatch": SKOS.closeMatch, "broadMatch": SKOS.broadMatch,
-                 "narrowMatch": SKOS.narrowMatch, "exactMatch": SKOS.exactMatch,
-                 "relatedMatch": SKOS.relatedMatch}
+    relations = {
+        "closeMatch": SKOS.closeMatch,
+        "broadMatch": SKOS.broadMatch,
+        "narrowMatch": SKOS.narrowMatch,
+        "exactMatch": SKOS.exactMatch,
+        "relatedMatch": SKOS.relatedMatch,
+    }
     iris = {f.key: URIRef(f.iri) for f in taxonomy.fields}
     for f in taxonomy.fields:
         node = iris[f.key]
@@ -230,21 +243,40 @@ def concept_graph(kg: KnowledgeGraph) -> nx.Graph:
         counts[link.concept_key] = counts.get(link.concept_key, 0) + 1
     for p in kg.papers:
         B.add_node(
-            _node("paper", p.id), bipartite=0, type="paper", id=p.id, label=kg.labels[p.id],
-            title=p.title or kg.labels[p.id], derived_title=not p.title, abstract=p.abstract,
-            year=p.year, venue=p.venue, authors=list(p.authors), keywords=list(p.keywords),
+            _node("paper", p.id),
+            bipartite=0,
+            type="paper",
+            id=p.id,
+            label=kg.labels[p.id],
+            title=p.title or kg.labels[p.id],
+            derived_title=not p.title,
+            abstract=p.abstract,
+            year=p.year,
+            venue=p.venue,
+            authors=list(p.authors),
+            keywords=list(p.keywords),
             iri=str(paper_iri(p.id)),
         )
     for c in kg.concepts:
         B.add_node(
-            _node("concept", c.key), bipartite=1, type="concept", id=c.key, kind=c.kind.value,
-            label=c.label, alt_labels=list(c.alt_labels), papers=counts.get(c.key, 0),
+            _node("concept", c.key),
+            bipartite=1,
+            type="concept",
+            id=c.key,
+            kind=c.kind.value,
+            label=c.label,
+            alt_labels=list(c.alt_labels),
+            papers=counts.get(c.key, 0),
             iri=str(concept_iri(c, kg.field_iris)),
         )
     for link in kg.links:
         B.add_edge(
-            _node("paper", link.paper_id), _node("concept", link.concept_key), type="mentions",
-            role=link.role.value, score=link.score, evidence=link.sentence,
+            _node("paper", link.paper_id),
+            _node("concept", link.concept_key),
+            type="mentions",
+            role=link.role.value,
+            score=link.score,
+            evidence=link.sentence,
         )
     return B
 

@@ -9,12 +9,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 __all__ = ["Kind", "Role", "Paper", "Mention", "Concept", "Link", "KindOf"]
 
 
-class Kind(str, Enum):
+class Kind(StrEnum):
     """What a concept is."""
 
     METHOD = "method"
@@ -22,7 +22,7 @@ class Kind(str, Enum):
     FIELD = "field"
 
 
-class Role(str, Enum):
+class Role(StrEnum):
     """How a paper relates to a concept; each maps to one ontology property."""
 
     PROPOSES = "proposes"  # kg:proposes, a method introduced by the paper

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pyparsing import ParseException
 from rdflib import Graph, Literal, URIRef
-from rdflib.query import Result
+from rdflib.query import Result, ResultRow
 
 from kg.errors import QueryError
 from kg.graph import PREFIXES
@@ -69,15 +69,23 @@ def run_query(graph: Graph, query: str) -> tuple[list[str], list[list[str]]]:
         data = text.decode() if isinstance(text, bytes) else str(text)
         return ["turtle"], [[data]]
     columns = [str(v) for v in result.vars or []]
-    rows = [[_text(graph, row[i]) for i in range(len(columns))] for row in result]
+    rows = [
+        [_text(graph, row[i]) for i in range(len(columns))]
+        for row in result
+        if isinstance(row, ResultRow)
+    ]
     return columns, rows
 
 
 def format_rows(columns: list[str], rows: list[list[str]], fmt: str = "table") -> str:
     """Render query results; ``table`` aligns columns for the terminal."""
     if fmt == "json":
-        return json.dumps([dict(zip(columns, r, strict=True)) for r in rows], indent=1,
-                          ensure_ascii=False) + "\n"
+        return (
+            json.dumps(
+                [dict(zip(columns, r, strict=True)) for r in rows], indent=1, ensure_ascii=False
+            )
+            + "\n"
+        )
     if fmt in ("csv", "tsv"):
         buf = io.StringIO()
         writer = csv.writer(buf, delimiter="," if fmt == "csv" else "\t", lineterminator="\n")
@@ -88,8 +96,10 @@ def format_rows(columns: list[str], rows: list[list[str]], fmt: str = "table") -
     widths = [min(60, max([len(c)] + [len(r[i]) for r in cells])) for i, c in enumerate(columns)]
 
     def line(values: list[str]) -> str:
-        parts = [(v if len(v) <= w else v[: w - 1] + "…").ljust(w) for v, w in zip(values, widths,
-                 strict=True)]
+        parts = [
+            (v if len(v) <= w else v[: w - 1] + "…").ljust(w)
+            for v, w in zip(values, widths, strict=True)
+        ]
         return " | ".join(parts).rstrip()
 
     out = [line(columns), "-+-".join("-" * w for w in widths)]

@@ -60,7 +60,11 @@ def test_acronym_candidate_carries_its_expansion():
 
 def test_singular():
     assert [singular(w) for w in ["networks", "GNNs", "classes", "bias", "physics"]] == [
-        "network", "GNN", "class", "bias", "physics"
+        "network",
+        "GNN",
+        "class",
+        "bias",
+        "physics",
     ]
 
 

@@ -104,19 +104,25 @@ def test_query_prints_a_table(capsys, fake_model, inputs, tmp_path):
     out_dir = tmp_path / "out"
     run(capsys, "build", str(inputs), "--out", str(out_dir))
     code, out, err = run(
-        capsys, "query", "SELECT (COUNT(?p) AS ?n) WHERE { ?p a kg:Paper }",
-        "--graph", str(out_dir / "kg.ttl"),
+        capsys,
+        "query",
+        "SELECT (COUNT(?p) AS ?n) WHERE { ?p a kg:Paper }",
+        "--graph",
+        str(out_dir / "kg.ttl"),
     )
     assert code == 0, err
     assert out.splitlines()[0].strip() == "n" and out.splitlines()[2].strip() == "3"
 
 
-@pytest.mark.parametrize("query_file", sorted((ROOT / "queries").glob("*.rq")), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "query_file", sorted((ROOT / "queries").glob("*.rq")), ids=lambda p: p.name
+)
 def test_shipped_queries_run(capsys, fake_model, inputs, tmp_path, query_file):
     out_dir = tmp_path / "out"
     run(capsys, "build", str(inputs), "--out", str(out_dir))
-    code, out, err = run(capsys, "query", str(query_file), "--graph", str(out_dir / "kg.ttl"),
-                         "--format", "json")
+    code, out, err = run(
+        capsys, "query", str(query_file), "--graph", str(out_dir / "kg.ttl"), "--format", "json"
+    )
     assert code == 0, err
     assert isinstance(json.loads(out), list)
 
@@ -162,5 +168,7 @@ def test_build_seeds_with_real_model(capsys, tmp_path):
     assert len(counts) == 37
     assert all(m > 0 and q > 0 and f > 0 for m, q, f in counts), counts
     generic = {"method", "methods", "results", "framework", "work", "approach", "model"}
-    labels = {str(o).lower() for o in g.objects(None, g.namespace_manager.expand_curie("skos:prefLabel"))}
+    labels = {
+        str(o).lower() for o in g.objects(None, g.namespace_manager.expand_curie("skos:prefLabel"))
+    }
     assert not labels & generic

@@ -17,8 +17,14 @@ def graph() -> nx.Graph:
     G = nx.Graph()
     G.add_node("paper:a", type="paper", label="A", authors=["X", "Y"], year=None)
     G.add_node("concept:sgd", type="concept", kind="method", label="SGD", alt_labels=[])
-    G.add_edge("paper:a", "concept:sgd", type="mentions", role="usesMethod", score=0.5,
-               evidence='A "quoted" <sentence> & more.')
+    G.add_edge(
+        "paper:a",
+        "concept:sgd",
+        type="mentions",
+        role="usesMethod",
+        score=0.5,
+        evidence='A "quoted" <sentence> & more.',
+    )
     return G
 
 

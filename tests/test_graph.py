@@ -26,13 +26,13 @@ def small_kg(memberships, kinds=None, titles=None):
     concepts = tuple(Concept(k, k.upper(), kinds.get(k, Kind.METHOD)) for k in keys)
     kind_of = {c.key: c.kind for c in concepts}
     papers = tuple(
-        Paper(id=p, abstract=f"Abstract {p}.", text=f"Abstract {p}.",
-              title=(titles or {}).get(p))
+        Paper(id=p, abstract=f"Abstract {p}.", text=f"Abstract {p}.", title=(titles or {}).get(p))
         for p in sorted(memberships)
     )
     links = tuple(
         Link(p, k, ROLE[kind_of[k]], 0.5, "A sentence.")
-        for p in sorted(memberships) for k in sorted(memberships[p])
+        for p in sorted(memberships)
+        for k in sorted(memberships[p])
     )
     labels = paper_labels(papers, concepts, links)
     return KnowledgeGraph(papers, concepts, links, labels, taxonomy)
@@ -69,8 +69,11 @@ def test_fields_do_not_make_papers_related():
 
 
 def test_untitled_papers_get_unique_readable_labels():
-    kg = small_kg({"a": {"m", "q"}, "b": {"m", "q"}, "c": {"n"}},
-                  kinds={"q": Kind.PROBLEM}, titles={"c": "A Real Title"})
+    kg = small_kg(
+        {"a": {"m", "q"}, "b": {"m", "q"}, "c": {"n"}},
+        kinds={"q": Kind.PROBLEM},
+        titles={"c": "A Real Title"},
+    )
     assert kg.labels["c"] == "A Real Title"
     assert kg.labels["a"] != kg.labels["b"]
     assert kg.labels["a"].startswith("M: Q")
@@ -88,10 +91,12 @@ def test_rdf_round_trips_through_turtle():
 def test_rdf_link_nodes_reachable_by_sparql():
     kg = small_kg({"a": {"m"}})
     g = to_rdf(kg)
-    rows = list(g.query(
-        """SELECT ?label ?conf ?ev WHERE {
+    rows = list(
+        g.query(
+            """SELECT ?label ?conf ?ev WHERE {
              ?l a kg:ConceptLink ; kg:paper ?p ; kg:concept ?c ; kg:role kg:usesMethod ;
                 kg:confidence ?conf ; kg:evidence ?ev .
              ?c skos:prefLabel ?label }"""
-    ))
+        )
+    )
     assert [(str(r[0]), float(r[1]), str(r[2])) for r in rows] == [("M", 0.5, "A sentence.")]
