@@ -1,14 +1,13 @@
 """The command line: builds, queries, errors without tracebacks, output left intact.
 
-Most tests use the fake embedder (fast); ``test_build_seeds_with_real_model``
-runs the real KeyBERT + MiniLM pipeline on the seed files.
+These use the fake embedder (fast); tests/test_build.py runs the real KeyBERT +
+MiniLM pipeline on the seed files.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -143,32 +142,3 @@ def test_every_command_is_in_the_readme():
     for name in cli.commands:
         assert f"kg {name}" in readme, f"`kg {name}` is not documented in README.md"
     assert "make run" in readme and "make test" in readme
-
-
-@pytest.mark.model
-def test_build_seeds_with_real_model(capsys, tmp_path):
-    """The README's build on the real seeds, with KeyBERT and the packaged MiniLM."""
-    seeds = tmp_path / "seeds"
-    shutil.copytree(ROOT / "seeds", seeds)
-    out_dir = tmp_path / "out"
-    code, out, err = run(capsys, "build", str(seeds), "--out", str(out_dir))
-    assert code == 0, err
-    assert out.startswith("37 papers, ")
-    g = Graph().parse(out_dir / "kg.ttl")
-    rows = g.query(
-        """SELECT ?p (SUM(?m) AS ?methods) (SUM(?q) AS ?problems) (SUM(?f) AS ?fields) WHERE {
-             ?p a kg:Paper .
-             OPTIONAL { VALUES ?r { kg:proposes kg:usesMethod } ?p ?r ?x . BIND(1 AS ?m) }
-             OPTIONAL { ?p kg:addressesProblem ?y . BIND(1 AS ?q) }
-             OPTIONAL { ?p kg:inField ?z . BIND(1 AS ?f) }
-           } GROUP BY ?p""",
-        initNs={"kg": "https://w3id.org/kg/ns#"},
-    )
-    counts = [(int(r[1] or 0), int(r[2] or 0), int(r[3] or 0)) for r in rows]
-    assert len(counts) == 37
-    assert all(m > 0 and q > 0 and f > 0 for m, q, f in counts), counts
-    generic = {"method", "methods", "results", "framework", "work", "approach", "model"}
-    labels = {
-        str(o).lower() for o in g.objects(None, g.namespace_manager.expand_curie("skos:prefLabel"))
-    }
-    assert not labels & generic
