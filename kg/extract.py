@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 from keybert import KeyBERT
@@ -28,6 +29,7 @@ from sklearn.feature_extraction.text import CountVectorizer
 
 from kg import fields as fieldmod
 from kg.candidates import PROBLEM_HEADS, Candidate, candidates, head, looks_like_name
+from kg.classify import CLASSES, CandidateClassifier, features, load_classifier
 from kg.embed import Embedder, Memo
 from kg.model import Kind, Mention, Paper, Role
 from kg.text import sentences as split_sentences
@@ -80,6 +82,16 @@ class _Scored:
     candidate: Candidate
     relevance: float
     kind: Kind | None
+    prob: float | None = None  # the classifier's probability of ``kind``
+
+
+@dataclass(frozen=True)
+class CandidateTable:
+    """A paper's selectable candidates with their relevance and feature rows."""
+
+    candidates: list[Candidate]
+    relevance: list[float]
+    features: np.ndarray
 
 
 class Extractor:
@@ -90,9 +102,11 @@ class Extractor:
         embedder: Embedder,
         taxonomy: fieldmod.Taxonomy | None = None,
         settings: Settings | None = None,
+        classifier: CandidateClassifier | None | Literal["default"] = "default",
     ) -> None:
         self.embedder = embedder = Memo(embedder)
         self.settings = settings or Settings()
+        self.classifier = load_classifier() if classifier == "default" else classifier
         self.keybert = KeyBERT(model=_Backend(embedder))
         self.taxonomy = taxonomy or fieldmod.load_taxonomy()
         self.field_scorer = fieldmod.FieldScorer.from_taxonomy(self.taxonomy, embedder)
@@ -117,10 +131,7 @@ class Extractor:
 
     def _extract_batch(self, papers: Sequence[Paper]) -> dict[str, tuple[Mention, ...]]:
         sentence_lists = [split_sentences(p.text) or [p.text] for p in papers]
-        cand_lists = [
-            _merge_acronyms(candidates(ss, self.settings.max_words)) for ss in sentence_lists
-        ]
-        relevances = self._relevance(papers, cand_lists)
+        tables = self.candidate_tables(papers, sentence_lists)
         field_lists = fieldmod.assign_fields_batch(
             [f"{p.title}. {p.text}" if p.title else p.text for p in papers],
             sentence_lists,
@@ -128,15 +139,18 @@ class Extractor:
             top_k=self.settings.max_fields,
         )
         out: dict[str, tuple[Mention, ...]] = {}
-        for paper, sents, cands, rel, fields in zip(
-            papers, sentence_lists, cand_lists, relevances, field_lists, strict=True
+        for paper, sents, table, fields in zip(
+            papers, sentence_lists, tables, field_lists, strict=True
         ):
-            # An acronym's embedding says little; its expansion speaks for it.
-            scored = [
-                _Scored(c, max(rel.get(c.text, 0.0), rel.get(c.expansion or "", 0.0)), c.cue)
-                for c in cands
-            ]
-            scored = self._fill_missing_kinds(scored)
+            if self.classifier is not None:
+                scored = _classified(table, self.classifier)
+            else:
+                scored = self._fill_missing_kinds(
+                    [
+                        _Scored(c, r, c.cue)
+                        for c, r in zip(table.candidates, table.relevance, strict=True)
+                    ]
+                )
             mentions = select_mentions(scored, sents, self.settings)
             mentions += [
                 Mention(text=key, role=Role.IN_FIELD, score=round(score, 4), sentence=sentence)
@@ -145,12 +159,35 @@ class Extractor:
             out[paper.id] = tuple(mentions)
         return out
 
+    def candidate_tables(
+        self, papers: Sequence[Paper], sentence_lists: Sequence[list[str]]
+    ) -> list[CandidateTable]:
+        """Each paper's selectable candidates, KeyBERT relevance and classifier features."""
+        cand_lists = [
+            [c for c in _merge_acronyms(candidates(ss, self.settings.max_words)) if _selectable(c)]
+            for ss in sentence_lists
+        ]
+        relevances = self._relevance(papers, cand_lists)
+        tables = []
+        for paper, sents, cands, rel in zip(
+            papers, sentence_lists, cand_lists, relevances, strict=True
+        ):
+            # An acronym's embedding says little; its expansion speaks for it.
+            scores = [max(rel.get(c.text, 0.0), rel.get(c.expansion or "", 0.0)) for c in cands]
+            vectors = self.embedder.embed([c.expansion or c.text for c in cands])
+            tables.append(
+                CandidateTable(
+                    cands, scores, features(cands, scores, vectors, paper.text, len(sents))
+                )
+            )
+        return tables
+
     def _relevance(
         self, papers: Sequence[Paper], cand_lists: list[list[Candidate]]
     ) -> list[dict[str, float]]:
         """KeyBERT's similarity of each candidate to its abstract."""
         by_doc = {
-            p.text: sorted({t for c in cs if _selectable(c) for t in (c.text, c.expansion) if t})
+            p.text: sorted({t for c in cs for t in (c.text, c.expansion) if t})
             for p, cs in zip(papers, cand_lists, strict=True)
         }
         docs = [p.text for p in papers if by_doc[p.text]]
@@ -178,6 +215,47 @@ class Extractor:
             chosen = pool[best]
             typed[id(chosen)] = _Scored(chosen.candidate, chosen.relevance * 0.8, kind)
         return [typed[id(s)] for s in scored]
+
+
+# A phrase the classifier finds this likely to be a concept keeps the kind its wording gives.
+_CUED_ENTITY = 0.5
+
+
+def _classified(table: CandidateTable, classifier: CandidateClassifier) -> list[_Scored]:
+    """Type candidates by the classifier; a kind nobody passes gets its likeliest phrase.
+
+    A name the paper says it proposes stays a method whatever the classifier
+    thinks of its kind, with the probability that it is a concept at all.
+    """
+    cands = table.candidates
+    if not cands:
+        return []
+    P = classifier.probabilities(table.features)
+    kinds = {Kind.METHOD: CLASSES.index("method"), Kind.PROBLEM: CLASSES.index("problem")}
+    scored: list[_Scored] = []
+    for i, c in enumerate(cands):
+        entity = float(1.0 - P[i, 0])
+        likeliest, column = max(kinds.items(), key=lambda kv: P[i, kv[1]])
+        prob = float(P[i, column])
+        kind: Kind | None = likeliest
+        if c.proposed and c.cue is Kind.METHOD:
+            kind, prob = Kind.METHOD, entity
+        elif c.cue is not None and entity >= _CUED_ENTITY:
+            kind, prob = c.cue, entity  # a concept the wording types: trust the wording
+        elif prob < classifier.thresholds[likeliest.value]:
+            kind = None
+        scored.append(_Scored(c, table.relevance[i], kind, prob))
+    for kind, column in kinds.items():
+        if not any(s.kind is kind for s in scored):
+            free = [i for i, s in enumerate(scored) if s.kind is None]
+            spare = [i for i, s in enumerate(scored) if not s.candidate.proposed]
+            cued = [i for i in free if cands[i].cue is kind] or free or spare
+            if cued:
+                best = max(cued, key=lambda i: P[i, column])
+                scored[best] = _Scored(
+                    cands[best], table.relevance[best], kind, float(P[best, column])
+                )
+    return scored
 
 
 def _selectable(c: Candidate) -> bool:
@@ -253,8 +331,10 @@ def select_mentions(
 ) -> list[Mention]:
     """Pick the methods and problems of one paper from its scored candidates.
 
-    Proposed names come first, then cued phrases by relevance; a phrase that
-    is part of (or contains) one already chosen of the same kind is skipped.
+    Proposed names come first, then phrases by the classifier's probability
+    (by relevance without a classifier); a phrase that is part of (or
+    contains) one already chosen of the same kind is skipped, and so is a
+    plain phrase inside a chosen phrase of the other kind.
     """
     if not scored:
         return []
@@ -266,6 +346,7 @@ def select_mentions(
         strong.sort(
             key=lambda s: (
                 -int(s.candidate.proposed),
+                -(s.prob or 0.0),
                 -int(any(looks_like_name(w) for w in s.candidate.text.split())),
                 -int(s.candidate.expansion is not None),
                 -s.relevance,
@@ -281,6 +362,8 @@ def select_mentions(
             if any(_inside(s.candidate.text, m.text) for m in mentions):
                 continue  # "heavy-tailed gradient" inside the problem "heavy-tailed gradient noise"
             chosen.append(s)
+        if not chosen and strong:  # every paper names at least one of each kind
+            chosen.append(strong[0])
         for s in chosen:
             c = s.candidate
             role = (
@@ -288,7 +371,10 @@ def select_mentions(
                 if kind is Kind.PROBLEM
                 else (Role.PROPOSES if c.proposed else Role.USES)
             )
-            confidence = 0.5 * (s.relevance / top) + 0.5 * (1.0 if c.cue is kind else 0.5)
+            if s.prob is not None:
+                confidence = s.prob
+            else:  # rules only: relevance, and whether wording agrees with the kind
+                confidence = 0.5 * (s.relevance / top) + 0.5 * (1.0 if c.cue is kind else 0.5)
             mentions.append(
                 Mention(
                     text=c.text,
@@ -298,4 +384,15 @@ def select_mentions(
                     expansion=c.expansion,
                 )
             )
-    return mentions
+    return _without_fragments(mentions)
+
+
+def _without_fragments(mentions: list[Mention]) -> list[Mention]:
+    """Drop a phrase that is part of another chosen one, if its kind keeps a mention."""
+    kept = list(mentions)
+    for m in mentions:
+        if any(_inside(m.text, other.text) for other in kept) and (
+            sum(k.kind is m.kind for k in kept) > 1
+        ):
+            kept.remove(m)
+    return kept

@@ -21,7 +21,7 @@ class FakeEmbedder:
     Stands in for MiniLM in unit tests only; tests marked ``model`` use the real one.
     """
 
-    dim = 256
+    dim = 384  # as MiniLM, so the shipped classifier accepts the vectors
 
     def embed(self, texts: list[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), np.float32)

@@ -70,4 +70,5 @@ def test_real_model_finds_proposed_methods_problems_and_fields(real_model):
     assert "segmentation" in seg_problems
     opt = by_kind(result["opt"])
     assert any("optimization" in m.text for m in opt[Kind.FIELD])
-    assert any("nonconvex" in m.text.lower() for m in opt[Kind.PROBLEM])
+    assert any("stochastic optimization" in m.text.lower() for m in opt[Kind.PROBLEM])
+    assert not any(m.text == "heavy-tailed gradient" for m in opt[Kind.METHOD])
