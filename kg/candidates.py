@@ -24,6 +24,7 @@ __all__ = [
     "head",
     "singular",
     "looks_like_name",
+    "abbreviates",
 ]
 
 # A token: letters/digits, joined by inner hyphens, slashes, apostrophes or
@@ -439,6 +440,22 @@ def _match_expansion(acronym: str, words: list[str]) -> str | None:
         if _spells(letters, span):
             return " ".join(span)
     return None
+
+
+def abbreviates(acronym: str, phrase: str) -> bool:
+    """Whether ``acronym`` can stand for ``phrase``, with no word skipped.
+
+    Stricter than a definition in the text ("Low-Rank Adaptation (LoRA)"): used
+    to join an acronym and a phrase that no paper explicitly connects.
+
+    >>> abbreviates("LoRA", "low-rank adaptation"), abbreviates("GAN", "graph attention")
+    (True, False)
+    """
+    letters = _letters(acronym)
+    words = phrase.split()
+    if len(letters) < 3 or len(words) < 2 or words[0][:1].lower() != letters[:1]:
+        return False
+    return _spells(letters, words, skips=0)
 
 
 def _spells(letters: str, words: list[str], skips: int = 1, first: bool = True) -> bool:

@@ -14,7 +14,7 @@ import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 
-from kg.candidates import singular
+from kg.candidates import abbreviates, singular
 from kg.fields import Taxonomy
 from kg.model import Concept, Kind, Link, Mention, Role
 
@@ -85,6 +85,7 @@ def canonicalize(
             if m.expansion:
                 meanings[variant_key(m.text)].add(variant_key(m.expansion))
 
+    _infer_meanings(mentions, meanings)
     groups = _UnionFind()
     for acr, expansions in meanings.items():
         if len(expansions) == 1:
@@ -137,6 +138,36 @@ def canonicalize(
     links += _field_links(mentions, taxonomy, concepts)
     links.sort(key=lambda link: (link.paper_id, link.concept_key))
     return sorted(concepts.values(), key=lambda c: c.key), links
+
+
+def _infer_meanings(
+    mentions: Mapping[str, Sequence[Mention]], meanings: dict[str, set[str]]
+) -> None:
+    """Give an acronym no paper defines the one phrase in the corpus it abbreviates.
+
+    "LoRA" in one paper and "low-rank adaptation" in another become one
+    concept; an acronym that could stand for two phrases is left alone.
+    """
+    by_initial: dict[str, dict[str, str]] = defaultdict(dict)
+    acronyms: dict[str, str] = {}
+    for ms in mentions.values():
+        for m in ms:
+            if m.role is Role.IN_FIELD:
+                continue
+            if _is_acronym(m.text):
+                acronyms.setdefault(variant_key(m.text), m.text)
+            elif " " in m.text:
+                by_initial[m.text[0].lower()].setdefault(variant_key(m.text), m.text)
+    for key, acronym in sorted(acronyms.items()):
+        if meanings.get(key):
+            continue
+        options = {
+            k
+            for k, phrase in by_initial[acronym[0].lower()].items()
+            if abbreviates(acronym, phrase)
+        }
+        if len(options) == 1:
+            meanings[key] = options
 
 
 def _outranks(a: Mention, b: Mention) -> bool:

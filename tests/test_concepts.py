@@ -97,3 +97,20 @@ def test_field_mentions_become_field_concepts(taxonomy):
 def test_keys_are_iri_safe_and_stable():
     assert slug("Dual-MTP") == "dual-mtp"
     assert variant_key("Heavy-tailed noise") == variant_key("heavy tailed noises")
+
+
+def test_undefined_acronym_joins_the_one_phrase_it_abbreviates(taxonomy):
+    concepts, _ = canonicalize(
+        {"a": [m("LoRA")], "b": [m("low-rank adaptation")], "c": [m("GNN")]}, taxonomy
+    )
+    labels = by_label(concepts)
+    assert set(labels) == {"LoRA", "GNN"}
+    assert labels["LoRA"].alt_labels == ("low-rank adaptation",)
+
+
+def test_acronym_that_fits_two_phrases_is_not_guessed(taxonomy):
+    concepts, _ = canonicalize(
+        {"a": [m("GNN")], "b": [m("graph neural network")], "c": [m("gated neural network")]},
+        taxonomy,
+    )
+    assert len(concepts) == 3
