@@ -74,3 +74,40 @@ def test_any_text_gives_clean_candidates(text):
         assert c.text == c.text.strip() and c.text
         assert not is_generic(c.text)
         assert len(c.text.split()) <= 4
+
+
+def test_acronym_may_skip_one_inner_word():
+    assert acronyms("We design Sparse Attention with Routing Tokens (SRT).") == {
+        "SRT": "Sparse Attention with Routing Tokens"
+    }
+    assert acronyms("we evaluate on held-out data (XY) today") == {}
+
+
+def test_naming_verbs_mark_the_name_as_proposed():
+    found = texts(["We present a toolkit called DataForge that cleans tabular corpora."])
+    assert found["DataForge"].proposed and found["DataForge"].cue is Kind.METHOD
+    assert not found.get("tabular corpora") or not found["tabular corpora"].proposed
+
+
+def test_only_the_name_and_its_apposition_are_proposed():
+    found = texts(
+        ["We propose Curio, an intrinsic reward based on the error of a learned dynamics model."]
+    )
+    assert found["Curio"].proposed
+    assert not found["learned dynamics model"].proposed
+
+
+def test_verbs_gerunds_citations_and_trailing_adjectives_end_phrases():
+    found = texts(
+        [
+            "Scaling large transformers dominates standard pipelines, see LWZ25b.",
+            "Our approach restores fragile layers in deep neural networks.",
+            "We obtain gradient estimates continuous in time.",
+        ]
+    )
+    assert not any(p.startswith("Scaling") for p in found)
+    assert "LWZ25b" not in found
+    assert not any("dominates" in p or "restores" in p for p in found)
+    assert "deep neural networks" in found
+    assert "gradient estimates" in found
+    assert not any(p.endswith(" continuous") for p in found)

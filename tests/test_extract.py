@@ -72,3 +72,12 @@ def test_real_model_finds_proposed_methods_problems_and_fields(real_model):
     assert any("optimization" in m.text for m in opt[Kind.FIELD])
     assert any("stochastic optimization" in m.text.lower() for m in opt[Kind.PROBLEM])
     assert not any(m.text == "heavy-tailed gradient" for m in opt[Kind.METHOD])
+
+
+def test_an_abbreviated_name_is_a_method_unless_it_names_a_task():
+    from kg.extract import _acronym_kind
+
+    assert _acronym_kind("Proximal Policy Optimization") is Kind.METHOD
+    assert _acronym_kind("Stochastic Variational Inference") is Kind.METHOD
+    assert _acronym_kind("Named Entity Recognition") is Kind.PROBLEM
+    assert _acronym_kind("Graph Neural Network") is Kind.METHOD
