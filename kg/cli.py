@@ -1,4 +1,4 @@
-"""kg's command line: thin commands over :mod:`kg.build` and :mod:`kg.query`.
+"""kg's command line: thin commands over :mod:`kg.build`, :mod:`kg.query`, :mod:`kg.evaluate`.
 
 The only module that prints or exits. Data goes to stdout; progress, warnings
 and errors go to stderr; a user mistake is one line of explanation and exit
@@ -51,18 +51,29 @@ def cli() -> None:
 
 @cli.command()
 @click.argument("inputs", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--out", "out_dir", default="output", show_default=True, type=click.Path(path_type=Path),
-              help="Directory for kg.ttl, graph.graphml, graph.json and index.html.")
-@click.option("--taxonomy", type=click.Path(path_type=Path), default=None,
-              help="SKOS field taxonomy (Turtle); default: ontology/fields.ttl.")
+@click.option(
+    "--out",
+    "out_dir",
+    default="output",
+    show_default=True,
+    type=click.Path(path_type=Path),
+    help="Directory for kg.ttl, graph.graphml, graph.json and index.html.",
+)
+@click.option(
+    "--taxonomy",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="SKOS field taxonomy (Turtle); default: ontology/fields.ttl.",
+)
 def build(inputs: tuple[Path, ...], out_dir: Path, taxonomy: Path | None) -> None:
     """Build the graph from INPUTS (files or directories; default: seeds/)."""
     from kg.build import build as run_build
 
     progress = _Progress()
     try:
-        result = run_build(list(inputs) or [Path("seeds")], out_dir, taxonomy_path=taxonomy,
-                           progress=progress)
+        result = run_build(
+            list(inputs) or [Path("seeds")], out_dir, taxonomy_path=taxonomy, progress=progress
+        )
     finally:
         progress.close()
     kinds = ", ".join(f"{n} {k}s" for k, n in result.concepts.items())
@@ -75,10 +86,21 @@ def build(inputs: tuple[Path, ...], out_dir: Path, taxonomy: Path | None) -> Non
 
 @cli.command()
 @click.argument("query_or_file")
-@click.option("--graph", "graph_path", default="output/kg.ttl", show_default=True,
-              type=click.Path(path_type=Path), help="Turtle file to query.")
-@click.option("--format", "fmt", type=click.Choice(["table", "csv", "tsv", "json"]),
-              default="table", show_default=True)
+@click.option(
+    "--graph",
+    "graph_path",
+    default="output/kg.ttl",
+    show_default=True,
+    type=click.Path(path_type=Path),
+    help="Turtle file to query.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "csv", "tsv", "json"]),
+    default="table",
+    show_default=True,
+)
 def query(query_or_file: str, graph_path: Path, fmt: str) -> None:
     """Run a SPARQL query (text or a .rq file) over the built graph."""
     from kg.query import format_rows, load_graph, run_query
@@ -87,6 +109,40 @@ def query(query_or_file: str, graph_path: Path, fmt: str) -> None:
     text = path.read_text(encoding="utf-8") if _is_file(path) else query_or_file
     columns, rows = run_query(load_graph(graph_path), text)
     click.echo(format_rows(columns, rows, fmt), nl=False)
+
+
+@cli.command(name="eval")
+@click.argument("gold", type=click.Path(path_type=Path))
+@click.option(
+    "--limit", type=click.IntRange(min=1), default=None, help="Score only the first N records."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option(
+    "--taxonomy",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="SKOS field taxonomy (Turtle); default: ontology/fields.ttl.",
+)
+@click.option(
+    "--baseline",
+    type=click.Choice(["keybert"]),
+    default=None,
+    help="Score plain KeyBERT (untyped top-10 1-3-grams) instead of kg.",
+)
+def eval_(
+    gold: Path, limit: int | None, as_json: bool, taxonomy: Path | None, baseline: str | None
+) -> None:
+    """Measure extraction against GOLD annotations (JSONL; SciERC and ICLR records too)."""
+    from kg.evaluate import evaluate_file, format_report, report_json
+
+    progress = _Progress()
+    try:
+        report = evaluate_file(
+            gold, baseline=baseline, taxonomy_path=taxonomy, limit=limit, progress=progress
+        )
+    finally:
+        progress.close()
+    click.echo(report_json(report) if as_json else format_report(report), nl=False)
 
 
 def _is_file(path: Path) -> bool:

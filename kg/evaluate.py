@@ -1,0 +1,760 @@
+"""Measure extraction against gold annotations.
+
+Gold format: JSON Lines, one object per paper.
+
+- ``abstract`` (or ``text``): the paper's text, required; ``id`` (or
+  ``doc_key``) and ``title`` are optional.
+- ``methods``, ``problems``, ``fields``: lists of gold concept strings. A list
+  that is absent is not scored for that paper; an empty list is (every
+  prediction of that kind is then a false positive).
+- SciERC records are read as they are: ``entities`` ``[{text, type}]`` gives
+  ``methods`` (type ``Method``) and ``problems`` (type ``Task``); the other
+  types, ``Generic`` included, are ignored. PTB tokens (``-LRB-``, spaces
+  before punctuation, ````` quotes) are undone before matching.
+- ICLR records: ``primary_area`` is the gold area (top-1/top-3 accuracy of the
+  ICLR areas that the predicted fields map to) and ``keywords`` are the
+  author keywords (recall among everything extracted).
+
+Matching rule (lenient, document level): both strings are normalised
+(PTB undone, casefolded, ``'s`` dropped, hyphens and punctuation turned into
+spaces, spaces collapsed, last word singularised). A prediction matches a
+gold concept when the normalised strings are equal (also when equal once
+spaces are removed: "non-convex" = "nonconvex"), or when their content-word
+sets have Jaccard similarity >= 0.6; content words are the words, each
+singularised, minus stop words and the generic head nouns of
+:data:`HEAD_NOUNS` ("method", "task", "model", ...). Matching is one to one
+within a paper, by maximum bipartite matching (Hopcroft-Karp, networkx), so a
+duplicate prediction, or one that fits two gold concepts, earns one credit.
+Gold concepts are deduplicated after normalisation. A prediction is one
+extracted mention; an acronym with an expansion matches when either form
+does, and is still one prediction.
+
+Precision, recall and F1 are micro-averaged: matches, predictions and gold
+concepts are summed over papers first.
+
+Example::
+
+    >>> match(["Support Vector Machines", "SVM", "CRF -LRB- conditional random field -RRB-"],
+    ...       ["support vector machine", "CRF (conditional random field)"])
+    2
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Protocol
+
+import networkx as nx
+
+from kg.candidates import singular
+from kg.embed import load_model
+from kg.errors import InputError
+from kg.model import Kind, Mention, Paper
+from kg.text import clean
+
+__all__ = [
+    "GoldPaper",
+    "Predicted",
+    "Prediction",
+    "Predictor",
+    "KgPredictor",
+    "KeyBERTBaseline",
+    "Counts",
+    "AreaAccuracy",
+    "Report",
+    "HEAD_NOUNS",
+    "JACCARD",
+    "normalise_term",
+    "same_concept",
+    "align",
+    "match",
+    "load_gold",
+    "area_labels",
+    "score",
+    "evaluate",
+    "evaluate_papers",
+    "evaluate_file",
+    "format_report",
+    "report_json",
+]
+
+JACCARD = 0.6
+# Generic heads that say what kind of thing a phrase is, not which thing.
+HEAD_NOUNS = frozenset(
+    {"method", "approach", "problem", "task", "model", "framework", "algorithm", "system",
+     "technique"}
+)  # fmt: skip
+# Function words only: a content word such as "system" or "computer" must count.
+_STOP_WORDS = frozenset(
+    {
+        "a", "an", "the", "of", "for", "in", "on", "at", "to", "from", "by", "with", "without",
+        "and", "or", "nor", "but", "as", "into", "onto", "over", "under", "via", "per", "than",
+        "then", "that", "this", "these", "those", "it", "its", "their", "our", "we", "which",
+        "who", "whose", "what", "when", "where", "while", "is", "are", "was", "were", "be", "been",
+        "being", "has", "have", "had", "do", "does", "did", "not", "no", "can", "could", "may",
+        "might", "will", "would", "should", "between", "among", "through", "across", "about",
+        "against", "within", "upon", "both", "each", "either", "such", "other", "some", "any",
+        "all", "more", "most", "very", "also", "only",
+    }
+)  # fmt: skip
+_PTB = {
+    "-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}",
+    "``": '"', "''": '"',
+}  # fmt: skip
+FIGURES = ("method+problem", "method", "problem", "field", "keyword")
+_BATCH = 64
+
+
+# --- matching --------------------------------------------------------------
+
+
+@lru_cache(maxsize=65536)
+def normalise_term(text: str) -> str:
+    """The form two concept strings are compared in.
+
+    >>> normalise_term("Conditional Random Fields -LRB- CRFs -RRB-")
+    'conditional random fields crf'
+    >>> normalise_term("the model 's multi-view stereo")
+    'the model multi view stereo'
+    """
+    for token, plain in _PTB.items():
+        text = text.replace(token, plain)
+    text = unicodedata.normalize("NFKC", text).casefold()
+    text = re.sub(r"\s?['’]s\b", "", text)
+    words = re.sub(r"[\W_]+", " ", text).split()
+    if words:
+        words[-1] = singular(words[-1])
+    return " ".join(words)
+
+
+@lru_cache(maxsize=65536)
+def _content(norm: str) -> frozenset[str]:
+    words = (singular(w) for w in norm.split())
+    return frozenset(w for w in words if w not in _STOP_WORDS and w not in HEAD_NOUNS)
+
+
+def _same(a: str, b: str) -> bool:
+    """:func:`same_concept` on already normalised strings."""
+    if a == b or a.replace(" ", "") == b.replace(" ", ""):
+        return bool(a)
+    ca, cb = _content(a), _content(b)
+    if not ca or not cb:
+        return False
+    return len(ca & cb) / len(ca | cb) >= JACCARD
+
+
+def same_concept(prediction: str, gold: str) -> bool:
+    """Whether two strings name the same concept under the matching rule.
+
+    >>> same_concept("optical flow estimation", "optical flow")
+    True
+    >>> same_concept("machine translation system", "machine translation")
+    True
+    >>> same_concept("neural machine translation", "machine learning")
+    False
+    """
+    return _same(normalise_term(prediction), normalise_term(gold))
+
+
+@dataclass(frozen=True)
+class Predicted:
+    """One predicted concept: its surface forms, any of which may match.
+
+    A mention is ``Predicted(("SGD", "stochastic gradient descent"))`` when the
+    paper defines the acronym; a field is its label and alt labels.
+    """
+
+    forms: tuple[str, ...]
+
+    @classmethod
+    def of(cls, value: Predicted | str) -> Predicted:
+        return value if isinstance(value, Predicted) else cls((value,))
+
+    @property
+    def text(self) -> str:
+        return self.forms[0] if self.forms else ""
+
+
+def _unique_gold(gold: Iterable[str]) -> list[tuple[str, str]]:
+    """``(gold string, normalised)`` once per normalised form, first spelling kept."""
+    seen: dict[str, str] = {}
+    for g in gold:
+        norm = normalise_term(g)
+        if norm and norm not in seen:
+            seen[norm] = g
+    return [(g, norm) for norm, g in seen.items()]
+
+
+def align(
+    predictions: Sequence[Predicted | str], gold: Sequence[str]
+) -> tuple[list[tuple[Predicted, str]], list[Predicted], list[str]]:
+    """One-to-one alignment of one paper's predictions with its gold concepts.
+
+    Returns:
+        ``(matched pairs, unmatched predictions, unmatched gold)``, gold
+        deduplicated after normalisation; pairs and leftovers keep input order.
+    """
+    preds = [Predicted.of(p) for p in predictions]
+    golds = _unique_gold(gold)
+    G = nx.Graph()
+    top = [("p", i) for i in range(len(preds))]
+    G.add_nodes_from(top)
+    G.add_nodes_from(("g", j) for j in range(len(golds)))
+    for i, p in enumerate(preds):
+        norms = [normalise_term(f) for f in p.forms]
+        for j, (_, g) in enumerate(golds):
+            if any(_same(n, g) for n in norms):
+                G.add_edge(("p", i), ("g", j))
+    mate = nx.bipartite.hopcroft_karp_matching(G, top_nodes=top) if G.number_of_edges() else {}
+    pairs = [(preds[i], golds[mate[("p", i)][1]][0]) for i in range(len(preds)) if ("p", i) in mate]
+    extra = [preds[i] for i in range(len(preds)) if ("p", i) not in mate]
+    missed = [golds[j][0] for j in range(len(golds)) if ("g", j) not in mate]
+    return pairs, extra, missed
+
+
+def match(predictions: Sequence[Predicted | str], gold: Sequence[str]) -> int:
+    """Number of gold concepts matched one to one by ``predictions``.
+
+    >>> match(["neural networks", "neural network", "NN"], ["neural network"])
+    1
+    """
+    return len(align(predictions, gold)[0])
+
+
+# --- gold ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GoldPaper:
+    """One gold record; a ``None`` list is not scored for this paper."""
+
+    id: str
+    text: str
+    source: str
+    title: str | None = None
+    methods: tuple[str, ...] | None = None
+    problems: tuple[str, ...] | None = None
+    fields: tuple[str, ...] | None = None
+    area: str | None = None
+    keywords: tuple[str, ...] | None = None
+
+    @property
+    def scorable(self) -> bool:
+        return any(
+            x is not None
+            for x in (self.methods, self.problems, self.fields, self.area, self.keywords)
+        )
+
+
+_GOLD_HELP = (
+    "each line must be one JSON object with 'abstract' (or 'text') and gold lists "
+    "'methods', 'problems' and/or 'fields', SciERC 'entities', or ICLR 'primary_area'/'keywords'"
+)
+
+
+def load_gold(path: str | Path, limit: int | None = None) -> list[GoldPaper]:
+    """Read a gold file (see the module docstring for the format).
+
+    Args:
+        path: A JSON Lines file.
+        limit: Keep only the first ``limit`` records.
+
+    Raises:
+        InputError: The file is missing, unreadable or not UTF-8, a line is
+            not a JSON object, a field has the wrong type, or no record kept
+            has anything to score.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"{path}: no such file; pass a JSON Lines file of gold annotations")
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read file ({exc.strerror}); check permissions") from exc
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not valid UTF-8; re-save the file as UTF-8") from exc
+    records: list[GoldPaper] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        if limit is not None and len(records) >= limit:
+            break
+        if not line.strip():
+            continue
+        source = f"{path}:{number}"
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(
+                f"{source}: not valid JSON ({exc.msg} at column {exc.colno}); {_GOLD_HELP}"
+            ) from exc
+        if not isinstance(value, dict):
+            raise InputError(f"{source}: found a JSON {type(value).__name__}; {_GOLD_HELP}")
+        records.append(_gold_record(value, source, len(records)))
+    if not any(r.scorable for r in records):
+        where = f"the first {limit} records of " if limit is not None else ""
+        raise InputError(f"{where}{path}: no scorable records; {_GOLD_HELP}")
+    return records
+
+
+def _gold_record(value: dict[str, Any], source: str, index: int) -> GoldPaper:
+    text = value.get("abstract", value.get("text"))
+    if not isinstance(text, str) or not text.strip():
+        raise InputError(f"{source}: record has no abstract; give its text in 'abstract' or 'text'")
+    methods = _strings(value, "methods", source)
+    problems = _strings(value, "problems", source)
+    if value.get("entities") is not None:
+        entities = _entities(value["entities"], source)
+        if methods is None:
+            methods = tuple(t for t, kind in entities if kind == "Method")
+        if problems is None:
+            problems = tuple(t for t, kind in entities if kind == "Task")
+    keywords = value.get("keywords")
+    if isinstance(keywords, str):
+        keywords = re.split(r"[;,]", keywords)
+    area = value.get("primary_area")
+    if area is not None and not isinstance(area, str):
+        raise InputError(f"{source}: 'primary_area' must be a string")
+    raw_id = value.get("id", value.get("doc_key"))
+    title = value.get("title")
+    return GoldPaper(
+        id=str(raw_id) if raw_id is not None else str(index + 1),
+        text=text.strip(),
+        source=source,
+        title=title.strip() or None if isinstance(title, str) else None,
+        methods=methods,
+        problems=problems,
+        fields=_strings(value, "fields", source),
+        area=area.strip() or None if area else None,
+        keywords=_strings({"keywords": keywords}, "keywords", source),
+    )
+
+
+def _strings(value: Mapping[str, Any], name: str, source: str) -> tuple[str, ...] | None:
+    items = value.get(name)
+    if items is None:
+        return None
+    if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
+        raise InputError(f"{source}: '{name}' must be a list of strings")
+    return tuple(x.strip() for x in items if x.strip())
+
+
+def _entities(items: Any, source: str) -> list[tuple[str, str]]:
+    ok = isinstance(items, list) and all(
+        isinstance(e, dict) and isinstance(e.get("text"), str) and isinstance(e.get("type"), str)
+        for e in items
+    )
+    if not ok:
+        raise InputError(f"{source}: 'entities' must be a list of objects with 'text' and 'type'")
+    return [(e["text"], e["type"]) for e in items]
+
+
+# --- predictions -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """What a system predicted for one paper.
+
+    Attributes:
+        methods, problems: Typed concepts (kg).
+        phrases: Untyped concepts (a baseline that does not type).
+        fields: Predicted fields, best first, as their labels.
+        areas: Distinct gold-scheme areas (ICLR) the fields map to, best first.
+    """
+
+    methods: tuple[Predicted, ...] = ()
+    problems: tuple[Predicted, ...] = ()
+    phrases: tuple[Predicted, ...] = ()
+    fields: tuple[Predicted, ...] = ()
+    areas: tuple[str, ...] = ()
+
+    @property
+    def concepts(self) -> tuple[Predicted, ...]:
+        """Methods, problems and phrases: the untyped view."""
+        return self.methods + self.problems + self.phrases
+
+
+class Predictor(Protocol):
+    """A system under evaluation. ``typed`` is False when it has no kinds or fields."""
+
+    name: str
+    typed: bool
+
+    def predict(self, papers: Sequence[Paper]) -> list[Prediction]: ...
+
+
+def area_labels(taxonomy_path: str | Path | None = None) -> dict[str, str]:
+    """``{IRI: prefLabel}`` of every target of a SKOS mapping in the taxonomy file.
+
+    In the shipped ``ontology/fields.ttl`` these are the ICLR 2024 areas, whose
+    prefLabels are the exact ``primary_area`` strings.
+    """
+    import rdflib
+    from rdflib.namespace import SKOS
+    from rdflib.util import guess_format
+
+    from kg.fields import DEFAULT_TAXONOMY, MATCH_RELATIONS
+
+    path = Path(DEFAULT_TAXONOMY if taxonomy_path is None else taxonomy_path)
+    g = rdflib.Graph().parse(path, format=guess_format(str(path)) or "turtle")
+    targets = {o for r in MATCH_RELATIONS for o in g.objects(None, getattr(SKOS, r))}
+    out: dict[str, str] = {}
+    for iri in targets:
+        labels = sorted(
+            g.objects(iri, SKOS.prefLabel),
+            key=lambda v: (getattr(v, "language", None) not in (None, "en"), str(v)),
+        )
+        if labels:
+            out[str(iri)] = str(labels[0])
+    return out
+
+
+class KgPredictor:
+    """kg's extractor: methods, problems, fields and the areas the fields map to."""
+
+    name = "kg"
+    typed = True
+
+    def __init__(self, extractor: Any, areas: Mapping[str, str] | None = None) -> None:
+        self.extractor = extractor
+        self.taxonomy = extractor.taxonomy
+        self.areas = dict(area_labels() if areas is None else areas)
+
+    def predict(self, papers: Sequence[Paper]) -> list[Prediction]:
+        mentions = self.extractor.extract(papers)
+        return [self.prediction(mentions[p.id]) for p in papers]
+
+    def prediction(self, mentions: Sequence[Mention]) -> Prediction:
+        """One paper's mentions as a :class:`Prediction`."""
+
+        def concept(m: Mention) -> Predicted:
+            return Predicted((m.text, m.expansion) if m.expansion else (m.text,))
+
+        fields = [m for m in mentions if m.kind is Kind.FIELD]
+        areas: list[str] = []
+        for m in fields:
+            # The strongest mapping only (closeMatch before broadMatch), as in bench/.
+            for _rel, iri in self.taxonomy.effective_matches(m.text)[:1]:
+                if iri in self.areas and self.areas[iri] not in areas:
+                    areas.append(self.areas[iri])
+        return Prediction(
+            methods=tuple(concept(m) for m in mentions if m.kind is Kind.METHOD),
+            problems=tuple(concept(m) for m in mentions if m.kind is Kind.PROBLEM),
+            fields=tuple(self._field(m.text) for m in fields),
+            areas=tuple(areas),
+        )
+
+    def _field(self, key: str) -> Predicted:
+        f = self.taxonomy.by_key(key)
+        return Predicted((f.label, *f.alt_labels))
+
+
+def _keybert_backend(embedder: Any) -> Any:
+    """A KeyBERT backend over a kg :class:`~kg.embed.Embedder` (the fake one in tests)."""
+    from keybert.backend import BaseEmbedder
+
+    class Backend(BaseEmbedder):  # type: ignore[misc]
+        def embed(self, documents: list[str], verbose: bool = False) -> Any:
+            return embedder.embed(list(documents))
+
+    return Backend()
+
+
+class KeyBERTBaseline:
+    """Plain KeyBERT: 1-3-grams, English stop words, top 10, untyped."""
+
+    name = "keybert"
+    typed = False
+
+    def __init__(self, model: Any, top_n: int = 10) -> None:
+        """``model``: a SentenceTransformer, or any kg :class:`~kg.embed.Embedder`."""
+        from keybert import KeyBERT
+        from keybert.backend import BaseEmbedder
+        from sentence_transformers import SentenceTransformer
+
+        if not isinstance(model, (SentenceTransformer, BaseEmbedder)):
+            # KeyBERT would take an unknown object for a model *name* and try the hub.
+            model = _keybert_backend(model)
+        self.keybert = KeyBERT(model=model)
+        self.top_n = top_n
+
+    def predict(self, papers: Sequence[Paper]) -> list[Prediction]:
+        docs = [p.text for p in papers]
+        if not docs:
+            return []
+        ranked = self.keybert.extract_keywords(
+            docs, keyphrase_ngram_range=(1, 3), stop_words="english", top_n=self.top_n
+        )
+        if len(docs) == 1:  # KeyBERT unwraps a single document
+            ranked = [ranked]
+        return [Prediction(phrases=tuple(Predicted((k,)) for k, _ in r)) for r in ranked]
+
+
+# --- scoring ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Counts:
+    """Micro-averaged counts of one figure."""
+
+    papers: int = 0
+    gold: int = 0
+    predicted: int = 0
+    matched: int = 0
+
+    @property
+    def precision(self) -> float:
+        return self.matched / self.predicted if self.predicted else 0.0
+
+    @property
+    def recall(self) -> float:
+        return self.matched / self.gold if self.gold else 0.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    def __add__(self, other: Counts) -> Counts:
+        return Counts(
+            self.papers + other.papers,
+            self.gold + other.gold,
+            self.predicted + other.predicted,
+            self.matched + other.matched,
+        )
+
+
+@dataclass(frozen=True)
+class AreaAccuracy:
+    """Papers with a gold area, and how many have it first / among the first three."""
+
+    papers: int = 0
+    top1: int = 0
+    top3: int = 0
+
+    @property
+    def top1_accuracy(self) -> float:
+        return self.top1 / self.papers if self.papers else 0.0
+
+    @property
+    def top3_accuracy(self) -> float:
+        return self.top3 / self.papers if self.papers else 0.0
+
+
+@dataclass(frozen=True)
+class Report:
+    """Every figure of one evaluation run; ``figures`` holds only those that apply."""
+
+    system: str
+    papers: int
+    figures: Mapping[str, Counts]
+    areas: AreaAccuracy | None = None
+    seconds: float = 0.0
+    gold_path: str = ""
+    notes: tuple[str, ...] = field(default=())
+
+
+def _counts(predictions: Sequence[Predicted], gold: Sequence[str]) -> Counts:
+    n_gold = len(_unique_gold(gold))
+    return Counts(1, n_gold, len(predictions), match(predictions, gold))
+
+
+def score(
+    predictions: Sequence[Prediction],
+    gold: Sequence[GoldPaper],
+    *,
+    typed: bool = True,
+    system: str = "kg",
+) -> Report:
+    """Score predictions against gold, paper by paper (same order).
+
+    Args:
+        typed: False for a system without kinds or fields: only the untyped
+            ``method+problem`` figure and keyword recall are computed.
+    """
+    if len(predictions) != len(gold):
+        raise ValueError(f"{len(predictions)} predictions for {len(gold)} gold papers")
+    totals = {name: Counts() for name in FIGURES}
+    areas = AreaAccuracy()
+    for pred, g in zip(predictions, gold, strict=True):
+        if g.methods is not None and g.problems is not None:
+            totals["method+problem"] += _counts(pred.concepts, g.methods + g.problems)
+        if typed and g.methods is not None:
+            totals["method"] += _counts(pred.methods, g.methods)
+        if typed and g.problems is not None:
+            totals["problem"] += _counts(pred.problems, g.problems)
+        if typed and g.fields is not None:
+            totals["field"] += _counts(pred.fields, g.fields)
+        if g.keywords is not None:
+            totals["keyword"] += _counts(pred.concepts + pred.fields, g.keywords)
+        if typed and g.area is not None:
+            areas = AreaAccuracy(
+                areas.papers + 1,
+                areas.top1 + (pred.areas[:1] == (g.area,)),
+                areas.top3 + (g.area in pred.areas[:3]),
+            )
+    notes = []
+    if not typed:
+        notes.append(
+            f"{system} does not type its phrases: only the untyped method+problem figure and "
+            "keyword recall apply; method, problem, field and area figures are not computed"
+        )
+    return Report(
+        system=system,
+        papers=len(gold),
+        figures={name: c for name, c in totals.items() if c.papers},
+        areas=areas if areas.papers else None,
+        notes=tuple(notes),
+    )
+
+
+def evaluate_papers(
+    gold: Sequence[GoldPaper],
+    predictor: Predictor,
+    progress: Callable[[str, int, int], None] | None = None,
+    gold_path: str | Path = "",
+) -> Report:
+    """Run ``predictor`` on the gold papers' texts and score the result.
+
+    Only the prediction time is in ``Report.seconds`` (not model loading).
+    """
+    papers = [
+        Paper(id=f"gold-{i}", abstract=g.text, text=clean(g.text), title=g.title)
+        for i, g in enumerate(gold)
+    ]
+    predictions: list[Prediction] = []
+    start = time.perf_counter()
+    for i in range(0, len(papers), _BATCH):
+        predictions += predictor.predict(papers[i : i + _BATCH])
+        if progress:
+            progress(f"extracting ({predictor.name})", len(predictions), len(papers))
+    seconds = time.perf_counter() - start
+    report = score(predictions, gold, typed=predictor.typed, system=predictor.name)
+    return replace(report, seconds=seconds, gold_path=str(gold_path))
+
+
+def evaluate(
+    path: str | Path,
+    extractor: Any,
+    limit: int | None = None,
+    *,
+    areas: Mapping[str, str] | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> Report:
+    """Evaluate a :class:`kg.extract.Extractor` on a gold file.
+
+    Args:
+        areas: ``{IRI: label}`` of the areas fields map to; by default read
+            from the shipped taxonomy (:func:`area_labels`).
+    """
+    return evaluate_papers(load_gold(path, limit), KgPredictor(extractor, areas), progress, path)
+
+
+def evaluate_file(
+    path: str | Path,
+    *,
+    baseline: str | None = None,
+    taxonomy_path: str | Path | None = None,
+    limit: int | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> Report:
+    """What ``kg eval`` does: read the gold first, then load the model and score.
+
+    Args:
+        baseline: ``"keybert"`` for plain KeyBERT instead of kg.
+        taxonomy_path: Field taxonomy for kg (and its area labels).
+    """
+    gold = load_gold(path, limit)
+    if progress:
+        progress("loading model", 0, 1)
+    model = load_model()
+    predictor: Predictor
+    if baseline == "keybert":
+        # The SentenceTransformer itself, as a plain KeyBERT user would pass it.
+        predictor = KeyBERTBaseline(getattr(model, "model", model))
+    elif baseline is None:
+        from kg.extract import Extractor
+        from kg.fields import load_taxonomy
+
+        extractor = Extractor(model, load_taxonomy(taxonomy_path))
+        predictor = KgPredictor(extractor, area_labels(taxonomy_path))
+    else:
+        raise InputError(f"unknown baseline {baseline!r}; the one baseline is 'keybert'")
+    return evaluate_papers(gold, predictor, progress, path)
+
+
+# --- output ----------------------------------------------------------------
+
+
+def format_report(report: Report) -> str:
+    """A plain-text table of the report."""
+    rate = report.papers / report.seconds if report.seconds else 0.0
+    lines = [
+        f"kg eval {report.gold_path}: {report.papers} papers, system {report.system}, "
+        f"extraction {report.seconds:.1f} s ({rate:.2f} papers/s)",
+        "",
+        f"{'figure':16} {'papers':>6} {'gold':>6} {'pred':>6} {'match':>6} "
+        f"{'P':>6} {'R':>6} {'F1':>6}",
+    ]
+    for name, c in report.figures.items():
+        if name == "keyword":
+            continue
+        lines.append(
+            f"{name:16} {c.papers:6d} {c.gold:6d} {c.predicted:6d} {c.matched:6d} "
+            f"{c.precision:6.3f} {c.recall:6.3f} {c.f1:6.3f}"
+        )
+    if "keyword" in report.figures:
+        c = report.figures["keyword"]
+        lines.append(
+            f"{'keyword recall':16} {c.papers:6d} {c.gold:6d} {c.predicted:6d} {c.matched:6d} "
+            f"{'':>6} {c.recall:6.3f}"
+        )
+    if report.areas is not None:
+        a = report.areas
+        lines += [
+            "",
+            f"area accuracy    {a.papers} papers: top-1 {a.top1_accuracy:.3f} ({a.top1}), "
+            f"top-3 {a.top3_accuracy:.3f} ({a.top3})",
+        ]
+    lines += [f"note: {n}" for n in report.notes]
+    return "\n".join(lines) + "\n"
+
+
+def report_json(report: Report) -> str:
+    """The report as JSON, with precision, recall, F1 and accuracies filled in."""
+    data: dict[str, Any] = {
+        "gold": report.gold_path,
+        "system": report.system,
+        "papers": report.papers,
+        "seconds": round(report.seconds, 3),
+        "papers_per_second": round(report.papers / report.seconds, 3) if report.seconds else None,
+        "figures": {
+            name: {
+                "papers": c.papers,
+                "gold": c.gold,
+                "predicted": c.predicted,
+                "matched": c.matched,
+                "precision": round(c.precision, 4),
+                "recall": round(c.recall, 4),
+                "f1": round(c.f1, 4),
+            }
+            for name, c in report.figures.items()
+        },
+        "areas": None
+        if report.areas is None
+        else {
+            "papers": report.areas.papers,
+            "top1": report.areas.top1,
+            "top3": report.areas.top3,
+            "top1_accuracy": round(report.areas.top1_accuracy, 4),
+            "top3_accuracy": round(report.areas.top3_accuracy, 4),
+        },
+        "notes": list(report.notes),
+    }
+    return json.dumps(data, indent=2) + "\n"
