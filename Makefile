@@ -33,5 +33,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check kg tests bench
 	$(BIN)/mypy kg
 
+# Extraction quality on the evaluation data beside the repository (see bench/README.md).
+DATA ?= ../shared/data
+eval: $(STAMP)
+	$(BIN)/kg eval $(DATA)/scierc_dev.jsonl
+	$(BIN)/kg eval $(DATA)/iclr2024_dev.jsonl
+
 clean:
 	rm -rf $(VENV) output/*.ttl output/*.json output/*.graphml output/*.html
