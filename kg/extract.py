@@ -58,8 +58,8 @@ class Settings:
             of the best field's score (the best is always kept).
     """
 
-    max_methods: int = 4
-    max_problems: int = 3
+    max_methods: int = 6
+    max_problems: int = 5
     max_fields: int = 3
     max_words: int = 4
     min_relevance: float = 0.15
