@@ -4,18 +4,12 @@ A taxonomy is a SKOS concept scheme: broad areas (``skos:topConceptOf``) with
 narrower topics (``skos:broader``), each with labels and a one-line
 definition. kg ships one in ``ontology/fields.ttl``; users can pass their own.
 
-Assignment starts zero-shot: every field is embedded once from its labels and
+Assignment is zero-shot: every field is embedded once from its labels and
 definition, and a paper gets the fields whose embeddings are closest to its
 abstract (as a whole and sentence by sentence), nudged up when the abstract
-literally names a field or one of its alt labels. With the shipped taxonomy a
-small learned component refines the ranking of the broad areas: a multinomial
-logistic regression over the abstract's embedding and the zero-shot area
-scores predicts the ICLR 2024 primary area (``kg/models/field_classifier.json``,
-trained by ``bench/train_fields.py``), and each broad area's final score mixes
-its zero-shot probability with the learned probability of the ICLR area it
-maps to. A user taxonomy is scored zero-shot only. Either way the result for
-one paper depends only on its text and the scorer, so builds can run in
-parallel and incrementally.
+literally names a field or one of its alt labels. Nothing is learned from
+papers, and the result for one paper depends only on its text and the scorer,
+so builds can run in parallel and incrementally.
 
 Example, with a toy taxonomy and a toy embedder::
 
@@ -29,36 +23,28 @@ Example, with a toy taxonomy and a toy embedder::
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from kg.embed import Embedder
-from kg.errors import ModelError, TaxonomyError
+from kg.errors import TaxonomyError
 
 __all__ = [
     "Field",
     "Taxonomy",
     "FieldScorer",
-    "FieldClassifier",
     "DEFAULT_TAXONOMY",
-    "DEFAULT_FIELD_CLASSIFIER",
     "MATCH_RELATIONS",
     "load_taxonomy",
-    "load_field_classifier",
-    "taxonomy_fingerprint",
     "assign_fields",
     "assign_fields_batch",
 ]
 
 DEFAULT_TAXONOMY = Path(__file__).resolve().parents[1] / "ontology" / "fields.ttl"
-DEFAULT_FIELD_CLASSIFIER = Path(__file__).resolve().parent / "models" / "field_classifier.json"
 
 # SKOS mapping properties, strongest first: the order decides which external
 # concept a field stands for when it has several mappings.
@@ -302,141 +288,9 @@ def _unit(x: np.ndarray) -> np.ndarray:
     return x / np.maximum(norms, 1e-12)
 
 
-def taxonomy_fingerprint(taxonomy: Taxonomy) -> str:
-    """sha256 of everything zero-shot scoring reads from a taxonomy.
-
-    The learned field classifier is only valid for the taxonomy it was trained
-    with: its features are that taxonomy's area scores.
-    """
-    rows = [
-        [f.key, f.label, list(f.alt_labels), f.description, f.broader, [list(m) for m in f.matches]]
-        for f in taxonomy.fields
-    ]
-    return hashlib.sha256(json.dumps(rows, sort_keys=True).encode()).hexdigest()
-
-
-@lru_cache(maxsize=1)
-def _default_fingerprint() -> str:
-    return taxonomy_fingerprint(load_taxonomy(DEFAULT_TAXONOMY))
-
-
-def _softmax(logits: np.ndarray) -> np.ndarray:
-    z = logits - logits.max(axis=-1, keepdims=True)
-    p = np.exp(z)
-    return np.asarray(p / p.sum(axis=-1, keepdims=True))
-
-
-@dataclass(frozen=True, eq=False)
-class FieldClassifier:
-    """Learned ICLR-area probabilities and how they are mixed with zero-shot ones.
-
-    A multinomial logistic regression whose features are the paper's
-    embedding (title and abstract, as the embedder returns it) followed by the
-    zero-shot raw score of every broad area, all standardised with ``mean``
-    and ``scale``.
-
-    Attributes:
-        classes: IRIs of the predicted areas (the ICLR 2024 primary areas).
-        areas: Keys of the broad areas whose zero-shot scores are features.
-        dim: Embedding dimension the weights expect.
-        coef: ``(len(classes), dim + len(areas))``.
-        intercept: ``(len(classes),)``.
-        mean, scale: Standardisation of the features, ``(dim + len(areas),)``.
-        temperature: Divides the logits (chosen by cross-validation).
-        weight: Share of the learned probability in an area's final score.
-        taxonomy: :func:`taxonomy_fingerprint` of the taxonomy trained with.
-        trained_on: What the weights were learned from, with CV figures.
-    """
-
-    classes: tuple[str, ...]
-    areas: tuple[str, ...]
-    dim: int
-    coef: np.ndarray
-    intercept: np.ndarray
-    mean: np.ndarray
-    scale: np.ndarray
-    temperature: float
-    weight: float
-    taxonomy: str
-    trained_on: str
-
-    def feature_names(self) -> tuple[str, ...]:
-        return (*(f"e{i}" for i in range(self.dim)), *(f"zs:{a}" for a in self.areas))
-
-    def features(self, docs: np.ndarray, area_raw: np.ndarray) -> np.ndarray:
-        """Standardised rows of (embedding, zero-shot area scores)."""
-        X = np.hstack([np.asarray(docs, np.float64), np.asarray(area_raw, np.float64)])
-        return np.asarray((X - self.mean) / self.scale)
-
-    def probabilities(self, docs: np.ndarray, area_raw: np.ndarray) -> np.ndarray:
-        """``(n, len(classes))`` learned area probabilities."""
-        logits = self.features(docs, area_raw) @ self.coef.T + self.intercept
-        return _softmax(logits / self.temperature)
-
-    def to_json(self) -> str:
-        return json.dumps(
-            {
-                "kind": "kg field classifier",
-                "classes": list(self.classes),
-                "areas": list(self.areas),
-                "features": list(self.feature_names()),
-                "coef": np.round(self.coef, 6).tolist(),
-                "intercept": np.round(self.intercept, 6).tolist(),
-                "mean": np.round(self.mean, 6).tolist(),
-                "scale": np.round(self.scale, 6).tolist(),
-                "temperature": self.temperature,
-                "weight": self.weight,
-                "taxonomy_sha256": self.taxonomy,
-                "trained_on": self.trained_on,
-            },
-            indent=0,
-            sort_keys=True,
-        )
-
-
-def load_field_classifier(path: str | Path = DEFAULT_FIELD_CLASSIFIER) -> FieldClassifier:
-    """Read shipped weights; a missing, unreadable or inconsistent file is a ModelError."""
-    path = Path(path)
-    fix = "reinstall kg or retrain it with bench/train_fields.py"
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        areas = tuple(str(a) for a in data["areas"])
-        classes = tuple(str(c) for c in data["classes"])
-        coef = np.asarray(data["coef"], np.float32)
-        clf = FieldClassifier(
-            classes=classes,
-            areas=areas,
-            dim=coef.shape[1] - len(areas),
-            coef=coef,
-            intercept=np.asarray(data["intercept"], np.float32),
-            mean=np.asarray(data["mean"], np.float32),
-            scale=np.asarray(data["scale"], np.float32),
-            temperature=float(data["temperature"]),
-            weight=float(data["weight"]),
-            taxonomy=str(data["taxonomy_sha256"]),
-            trained_on=str(data["trained_on"]),
-        )
-    except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
-        raise ModelError(f"cannot read the field classifier {path}: {exc!r}; {fix}") from exc
-    consistent = (
-        coef.ndim == 2
-        and coef.shape[0] == len(classes)
-        and clf.dim > 0
-        and tuple(data.get("features", ())) == clf.feature_names()
-        and clf.intercept.shape == (len(classes),)
-        and clf.mean.shape == clf.scale.shape == (coef.shape[1],)
-        and bool(np.all(clf.scale > 0))
-        and clf.temperature > 0
-        and 0.0 <= clf.weight <= 1.0
-    )
-    if not consistent:
-        raise ModelError(f"{path}: weights do not match their feature layout or classes; {fix}")
-    return clf
-
-
 @dataclass(frozen=True, eq=False)
 class FieldScorer:
-    """Field embeddings, label patterns and the learned classifier, set up once per taxonomy.
+    """Field embeddings and label patterns, computed once per taxonomy.
 
     Build with :meth:`from_taxonomy`; pass to :func:`assign_fields`.
     """
@@ -447,41 +301,14 @@ class FieldScorer:
     labels: np.ndarray  # (n_fields, dim), centred, unit rows
     center: np.ndarray  # (dim,), mean of the field definition embeddings
     patterns: tuple[tuple[re.Pattern[str], ...], ...] = field(repr=False)
-    classifier: FieldClassifier | None = field(default=None, repr=False)
-    # (n_areas, n_classes): 1 where a broad area maps to a classifier class.
-    area_class: np.ndarray | None = field(default=None, repr=False)
 
     @classmethod
-    def from_taxonomy(
-        cls,
-        taxonomy: Taxonomy,
-        embedder: Embedder,
-        classifier: FieldClassifier | None | str | Path = "default",
-    ) -> FieldScorer:
-        """Embed every field's definition and labels (one embedder call).
-
-        Args:
-            classifier: ``"default"`` uses the shipped weights when
-                ``taxonomy`` is the shipped one and none otherwise; a path or
-                a :class:`FieldClassifier` forces those weights; None scores
-                zero-shot only.
-
-        Raises:
-            ModelError: The weights to use are missing, do not fit this
-                taxonomy or do not fit the embedder's dimension.
-        """
+    def from_taxonomy(cls, taxonomy: Taxonomy, embedder: Embedder) -> FieldScorer:
+        """Embed every field's definition and labels (one embedder call)."""
         fs = taxonomy.fields
         defs = [f"{f.label}: {f.description or f.label}" for f in fs]
         labs = ["; ".join((f.label, *f.alt_labels)) for f in fs]
         vecs = np.asarray(embedder.embed(defs + labs), dtype=np.float32)
-        if isinstance(classifier, str) and classifier == "default":
-            default = taxonomy_fingerprint(taxonomy) == _default_fingerprint()
-            classifier = load_field_classifier() if default else None
-        elif isinstance(classifier, (str, Path)):
-            classifier = load_field_classifier(classifier)
-        area_class = None
-        if classifier is not None:
-            area_class = _check_classifier(classifier, taxonomy, vecs.shape[1])
         # Centring removes what all ML fields share, so cosines measure what
         # sets one field apart from the others.
         center = vecs[: len(fs)].mean(axis=0)
@@ -489,16 +316,7 @@ class FieldScorer:
         patterns = tuple(
             tuple(_term_pattern(t) for t in dict.fromkeys((f.label, *f.alt_labels))) for f in fs
         )
-        return cls(
-            taxonomy,
-            embedder,
-            vecs[: len(fs)],
-            vecs[len(fs) :],
-            center,
-            patterns,
-            classifier,
-            area_class,
-        )
+        return cls(taxonomy, embedder, vecs[: len(fs)], vecs[len(fs) :], center, patterns)
 
     def lexical_hits(self, text: str) -> np.ndarray:
         """Number of distinct labels of each field that occur in ``text``."""
@@ -521,70 +339,6 @@ class FieldScorer:
         )
         return raw, sent_sims.argmax(axis=0)
 
-    def area_raw(self, raw: np.ndarray) -> np.ndarray:
-        """Zero-shot raw score of each broad area, in :meth:`Taxonomy.top_level` order.
-
-        A broad area is as strong as its best topic: papers name topics more
-        often than areas.
-        """
-        tax = self.taxonomy
-        index = {f.key: i for i, f in enumerate(tax.fields)}
-        return np.array(
-            [
-                (1 - _CHILD_WEIGHT) * raw[index[t.key]]
-                + _CHILD_WEIGHT * max(raw[index[c.key]] for c in (t, *tax.children(t.key)))
-                for t in tax.top_level()
-            ],
-            dtype=np.float64,
-        )
-
-    def area_probabilities(self, docs: np.ndarray, area_raw: np.ndarray) -> np.ndarray:
-        """Final ``(n, n_areas)`` broad-area scores of papers; rows sum to 1.
-
-        Zero-shot, the softmax of the raw area scores. With a classifier, a mix:
-        ``(1 - w) * zero_shot(area) + w * learned(class) * share(area)``, where
-        ``class`` is the ICLR area the broad area maps to and ``share`` splits
-        that class's learned probability among the broad areas mapping to it
-        in proportion to their zero-shot probabilities (computer vision and
-        NLP, say, are both one ICLR area).
-        """
-        area_raw = np.atleast_2d(area_raw)
-        zero = _softmax(area_raw / _TEMPERATURE)
-        if self.classifier is None or self.area_class is None:
-            return zero
-        learned = self.classifier.probabilities(np.atleast_2d(docs), area_raw)
-        # Zero-shot mass of the class each area maps to, per paper and area.
-        denom = (zero @ self.area_class) @ self.area_class.T
-        share = np.divide(zero, denom, out=np.zeros_like(zero), where=denom > 0)
-        w = self.classifier.weight
-        mixed = (1 - w) * zero + w * share * (learned @ self.area_class.T)
-        return np.asarray(mixed / mixed.sum(axis=1, keepdims=True))
-
-
-def _check_classifier(clf: FieldClassifier, taxonomy: Taxonomy, dim: int) -> np.ndarray:
-    """The area-to-class matrix, after checking the weights fit the taxonomy and embedder."""
-    fix = "retrain it with bench/train_fields.py, or score zero-shot (classifier=None)"
-    if clf.taxonomy != taxonomy_fingerprint(taxonomy):
-        raise ModelError(
-            "the field classifier was trained with another field taxonomy (fingerprint "
-            f"{clf.taxonomy[:12]}, this one {taxonomy_fingerprint(taxonomy)[:12]}); {fix}"
-        )
-    keys = tuple(t.key for t in taxonomy.top_level())
-    if clf.areas != keys:
-        raise ModelError(f"the field classifier expects the broad areas {clf.areas}; {fix}")
-    if clf.dim != dim:
-        raise ModelError(
-            f"the field classifier expects {clf.dim}-dimensional embeddings (all-MiniLM-L6-v2) "
-            f"but the embedder returns {dim}; {fix}"
-        )
-    column = {c: j for j, c in enumerate(clf.classes)}
-    area_class = np.zeros((len(keys), len(clf.classes)))
-    for i, key in enumerate(keys):
-        for _rel, iri in taxonomy.effective_matches(key)[:1]:
-            if iri in column:
-                area_class[i, column[iri]] = 1.0
-    return area_class
-
 
 def _choose(
     scorer: FieldScorer,
@@ -592,24 +346,35 @@ def _choose(
     best_sent: np.ndarray,
     sentences: Sequence[str],
     top_k: int,
-    probs: np.ndarray,
 ) -> list[tuple[str, float, str]]:
     tax = scorer.taxonomy
     index = {f.key: i for i, f in enumerate(tax.fields)}
     tops = tax.top_level()
+    # A broad area is as strong as its best topic: papers name topics more
+    # often than areas.
+    area_raw = np.array(
+        [
+            (1 - _CHILD_WEIGHT) * raw[index[t.key]]
+            + _CHILD_WEIGHT * max(raw[index[c.key]] for c in (t, *tax.children(t.key)))
+            for t in tops
+        ],
+        dtype=np.float64,
+    )
+    probs = np.exp((area_raw - area_raw.max()) / _TEMPERATURE)
+    probs /= probs.sum()
     out: list[tuple[str, float, str]] = []
     for a in np.argsort(-probs, kind="stable")[: max(1, top_k)]:
         top = tops[a]
         kids = tax.children(top.key)
         i_top = index[top.key]
-        score = float(min(1.0, max(0.0, probs[a])))
         if kids:
             i_kid = max((index[c.key] for c in kids), key=lambda i: raw[i])
             if raw[i_kid] >= raw[i_top]:
-                out.append((tax.fields[i_kid].key, score, sentences[best_sent[i_kid]]))
-                out.append((top.key, score, sentences[best_sent[i_top]]))
+                out.append((tax.fields[i_kid].key, float(probs[a]), sentences[best_sent[i_kid]]))
+                i_top_sent = best_sent[i_top]
+                out.append((top.key, float(probs[a]), sentences[i_top_sent]))
                 continue
-        out.append((top.key, score, sentences[best_sent[i_top]]))
+        out.append((top.key, float(probs[a]), sentences[best_sent[i_top]]))
     return out
 
 
@@ -634,27 +399,17 @@ def assign_fields_batch(
     """
     if len(texts) != len(sentence_lists):
         raise ValueError("texts and sentence_lists must have the same length")
-    if not texts:
-        return []
     sents = [list(s) if s else [t] for t, s in zip(texts, sentence_lists, strict=True)]
     flat = [*texts, *(s for group in sents for s in group)]
     vecs = np.asarray(scorer.embedder.embed(flat), dtype=np.float32)
-    raws, bests = [], []
+    results = []
     start = len(texts)
     for i, text in enumerate(texts):
         n = len(sents[i])
         raw, best = scorer.raw_scores(vecs[i], vecs[start : start + n], scorer.lexical_hits(text))
-        raws.append(raw)
-        bests.append(best)
+        results.append(_choose(scorer, raw, best, sents[i], top_k))
         start += n
-    # One paper at a time, so that a paper's scores do not depend on its batch
-    # (a matrix product can round differently with the shape).
-    probs = [
-        scorer.area_probabilities(vecs[i], scorer.area_raw(raws[i]))[0] for i in range(len(texts))
-    ]
-    return [
-        _choose(scorer, raws[i], bests[i], sents[i], top_k, probs[i]) for i in range(len(texts))
-    ]
+    return results
 
 
 def assign_fields(
@@ -665,9 +420,8 @@ def assign_fields(
     Returns up to ``top_k`` broad areas, each preceded by its best narrower
     topic when that topic matches at least as well as the area itself. Each
     item is ``(field_key, score, sentence)``: the score in [0, 1] is the
-    area's probability among all areas (zero-shot, mixed with the learned
-    ICLR-area probability when the scorer has a classifier; a topic carries
-    its area's score), and the sentence is the one most similar to that
-    field. At least one field is always returned.
+    area's share of evidence among all areas (a topic carries its area's
+    score), and the sentence is the one most similar to that field. At
+    least one field is always returned.
     """
     return assign_fields_batch([text], [sentences], scorer, top_k)[0]

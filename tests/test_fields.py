@@ -9,17 +9,14 @@ import numpy as np
 import pytest
 
 from kg.embed import Embedder
-from kg.errors import ModelError, TaxonomyError
+from kg.errors import TaxonomyError
 from kg.fields import (
-    DEFAULT_FIELD_CLASSIFIER,
     DEFAULT_TAXONOMY,
     FieldScorer,
     Taxonomy,
     assign_fields,
     assign_fields_batch,
-    load_field_classifier,
     load_taxonomy,
-    taxonomy_fingerprint,
 )
 
 ICLR = "https://w3id.org/kg/iclr2024-area/"
@@ -68,8 +65,7 @@ def taxonomy() -> Taxonomy:
 
 @pytest.fixture(scope="module")
 def fake_scorer(taxonomy: Taxonomy) -> FieldScorer:
-    # Zero-shot only: the learned component needs 384-dimensional embeddings.
-    return FieldScorer.from_taxonomy(taxonomy, HashEmbedder(), classifier=None)
+    return FieldScorer.from_taxonomy(taxonomy, HashEmbedder())
 
 
 # --- the shipped taxonomy ---------------------------------------------------
@@ -234,122 +230,6 @@ def test_fake_embedder_is_an_embedder() -> None:
     assert isinstance(HashEmbedder(), Embedder)
 
 
-# --- the learned component ---------------------------------------------------
-
-
-def test_shipped_field_classifier_matches_the_feature_layout(taxonomy: Taxonomy) -> None:
-    clf = load_field_classifier()
-    tops = tuple(t.key for t in taxonomy.top_level())
-    assert clf.areas == tops
-    assert clf.dim == 384
-    assert (
-        clf.coef.shape
-        == (len(clf.classes), clf.dim + len(tops))
-        == (
-            len(clf.classes),
-            len(clf.feature_names()),
-        )
-    )
-    assert clf.mean.shape == clf.scale.shape == (clf.coef.shape[1],)
-    assert clf.taxonomy == taxonomy_fingerprint(taxonomy)
-    mapped = {iri for t in taxonomy.top_level() for _, iri in taxonomy.effective_matches(t.key)[:1]}
-    assert set(clf.classes) == mapped
-    assert {iri.removeprefix(ICLR) for iri in clf.classes} <= {
-        iri.removeprefix(ICLR) for f in taxonomy.fields for _, iri in f.matches
-    }
-    assert "CV" in clf.trained_on and "iclr2024" in clf.trained_on
-
-
-def test_default_taxonomy_uses_the_learned_component(taxonomy: Taxonomy, fake_embedder) -> None:  # type: ignore[no-untyped-def]
-    scorer = FieldScorer.from_taxonomy(taxonomy, fake_embedder)
-    assert scorer.classifier is not None
-    text = " ".join(ABSTRACT)
-    out = assign_fields(text, ABSTRACT, scorer, top_k=5)
-    assert out
-    keys = [k for k, _, _ in out]
-    assert len(keys) == len(set(keys))
-    for key, score, sentence in out:
-        taxonomy.by_key(key)
-        assert 0.0 <= score <= 1.0
-        assert sentence in ABSTRACT
-    # Narrower topic right before its area, areas best first.
-    for i, key in enumerate(keys):
-        broader = taxonomy.by_key(key).broader
-        assert broader is None or keys[i + 1] == broader
-    area_scores = [s for k, s, _ in out if taxonomy.by_key(k).broader is None]
-    assert area_scores == sorted(area_scores, reverse=True)
-    assert sum(area_scores) <= 1.0 + 1e-6
-    assert assign_fields(text, ABSTRACT, scorer) == assign_fields(text, ABSTRACT, scorer)
-
-
-def test_learned_scores_are_a_distribution(taxonomy: Taxonomy, fake_embedder) -> None:  # type: ignore[no-untyped-def]
-    scorer = FieldScorer.from_taxonomy(taxonomy, fake_embedder)
-    rng = np.random.default_rng(0)
-    n_areas = len(taxonomy.top_level())
-    probs = scorer.area_probabilities(
-        fake_embedder.embed(["a paper"])[0], rng.normal(0.3, 0.05, n_areas)
-    )
-    assert probs.shape == (1, n_areas)
-    assert np.all(probs >= 0) and abs(probs.sum() - 1) < 1e-9
-
-
-def test_batch_equals_single_with_the_learned_component(taxonomy: Taxonomy, fake_embedder) -> None:  # type: ignore[no-untyped-def]
-    scorer = FieldScorer.from_taxonomy(taxonomy, fake_embedder)
-    texts = [" ".join(ABSTRACT), "Diffusion models generate images from noise."]
-    sents = [ABSTRACT, ["Diffusion models generate images from noise."]]
-    batch = assign_fields_batch(texts, sents, scorer)
-    assert batch == [assign_fields(t, s, scorer) for t, s in zip(texts, sents, strict=True)]
-
-
-def test_user_taxonomy_does_not_use_the_learned_component(tmp_path, fake_embedder) -> None:  # type: ignore[no-untyped-def]
-    path = tmp_path / "mine.ttl"
-    path.write_text(USER_TTL)
-    tax = load_taxonomy(path)
-    scorer = FieldScorer.from_taxonomy(tax, fake_embedder)
-    assert scorer.classifier is None
-    zero = FieldScorer.from_taxonomy(tax, fake_embedder, classifier=None)
-    text = "We detect objects in images."
-    assert assign_fields(text, [text], scorer) == assign_fields(text, [text], zero)
-
-
-def test_edited_copy_of_the_shipped_taxonomy_is_zero_shot(tmp_path, fake_embedder) -> None:  # type: ignore[no-untyped-def]
-    path = tmp_path / "fields.ttl"
-    path.write_text(
-        DEFAULT_TAXONOMY.read_text(encoding="utf-8").replace(
-            '"reinforcement learning"@en', '"RL research"@en', 1
-        ),
-        encoding="utf-8",
-    )
-    assert FieldScorer.from_taxonomy(load_taxonomy(path), fake_embedder).classifier is None
-    unchanged = tmp_path / "copy.ttl"
-    unchanged.write_text(DEFAULT_TAXONOMY.read_text(encoding="utf-8"), encoding="utf-8")
-    assert FieldScorer.from_taxonomy(load_taxonomy(unchanged), fake_embedder).classifier
-
-
-def test_missing_or_mismatched_weights_are_model_errors(
-    tmp_path, taxonomy: Taxonomy, fake_embedder
-) -> None:  # type: ignore[no-untyped-def]
-    with pytest.raises(ModelError, match="train_fields.py"):
-        load_field_classifier(tmp_path / "nope.json")
-    import json
-
-    data = json.loads(DEFAULT_FIELD_CLASSIFIER.read_text(encoding="utf-8"))
-    data["features"] = data["features"][:-1]
-    bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(ModelError, match="feature layout"):
-        load_field_classifier(bad)
-    data = json.loads(DEFAULT_FIELD_CLASSIFIER.read_text(encoding="utf-8"))
-    data["taxonomy_sha256"] = "0" * 64
-    other = tmp_path / "other.json"
-    other.write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(ModelError, match="another field taxonomy"):
-        FieldScorer.from_taxonomy(taxonomy, fake_embedder, classifier=other)
-    # A 256-dimensional embedder cannot feed weights learned on MiniLM.
-    with pytest.raises(ModelError, match="384-dimensional"):
-        FieldScorer.from_taxonomy(taxonomy, HashEmbedder())
-
-
 # --- the real model ---------------------------------------------------------
 
 
@@ -378,18 +258,3 @@ def test_real_model_obvious_cases(taxonomy: Taxonomy) -> None:
         keys = [k for k, _, _ in out]
         assert expected in keys, (expected, out)
         assert all(sentence in sents for _, _, sentence in out)
-
-
-@pytest.mark.model
-def test_real_model_obvious_rl_abstract_gets_rl_first(taxonomy: Taxonomy, real_model) -> None:  # type: ignore[no-untyped-def]
-    scorer = FieldScorer.from_taxonomy(taxonomy, real_model)
-    assert scorer.classifier is not None
-    sents = [
-        "We propose an off-policy actor-critic algorithm for continuous control.",
-        "The agent interacts with the environment, collects rewards and updates its policy "
-        "to maximise the expected discounted return in a Markov decision process.",
-        "On MuJoCo locomotion benchmarks it needs fewer environment steps than SAC and TD3.",
-    ]
-    out = assign_fields(" ".join(sents), sents, scorer)
-    first_area = next(k for k, _, _ in out if taxonomy.by_key(k).broader is None)
-    assert first_area == "reinforcement-learning", out
