@@ -126,7 +126,10 @@ def canonicalize(
         key = slug(label) or "c-" + g[:12]
         while key in concepts or key in {f.key for f in taxonomy.fields}:
             key += "-" + kind.value[0]
-        alts = sorted({f for f in forms[g] if f.casefold() != label.casefold()}, key=str.casefold)
+        alts = sorted(
+            {f for f in forms[g] if f.casefold() != label.casefold()},
+            key=lambda f: (f.casefold(), f),
+        )
         concepts[key] = Concept(key=key, label=label, kind=kind, alt_labels=tuple(alts))
         key_of_group[g] = key
 

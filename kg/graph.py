@@ -312,7 +312,9 @@ def shared_concept_graph(B: nx.Graph, kinds: Iterable[Kind] = SHARED_KINDS) -> n
     for u, v, data in P.edges(data=True):
         common = set(sub[u]) & set(sub[v])
         data["type"] = "shares"
-        data["shared"] = sorted((B.nodes[c]["label"] for c in common), key=str.casefold)
+        data["shared"] = sorted(
+            (B.nodes[c]["label"] for c in common), key=lambda s: (s.casefold(), s)
+        )
     return P
 
 

@@ -142,3 +142,37 @@ def test_every_command_is_in_the_readme():
     for name in cli.commands:
         assert f"kg {name}" in readme, f"`kg {name}` is not documented in README.md"
     assert "make run" in readme and "make test" in readme
+
+
+def test_output_does_not_depend_on_the_hash_seed(tmp_path):
+    """Set iteration order changes with PYTHONHASHSEED; the files must not."""
+    import os
+    import subprocess
+    import sys
+
+    papers = tmp_path / "papers.jsonl"
+    papers.write_text(
+        "\n".join(
+            json.dumps({"id": f"p{i}", "abstract": text})
+            for i, text in enumerate(
+                [
+                    "We study Markov Decision Processes (MDPs) with risk-averse objectives.",
+                    "Planning in Markov decision processes is hard. We propose FastPlan.",
+                    "We propose DeepPlan for markov decision processes and MDP planning.",
+                ]
+            )
+        )
+        + "\n"
+    )
+    script = (
+        "import sys; sys.path.insert(0, {root!r}); from tests.conftest import FakeEmbedder; "
+        "from kg.build import build; build([{src!r}], {out!r}, embedder=FakeEmbedder())"
+    )
+    outputs = []
+    for seed in ("1", "2"):
+        out = tmp_path / f"out{seed}"
+        code = script.format(root=str(ROOT), src=str(papers), out=str(out))
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=ROOT)
+        outputs.append(snapshot(out))
+    assert outputs[0] == outputs[1]
