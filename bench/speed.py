@@ -11,6 +11,7 @@ depend on what else runs on the machine: measure on an idle one.
 from __future__ import annotations
 
 import argparse
+import json
 import resource
 import sys
 import tempfile
@@ -21,18 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from kg import export, view  # noqa: E402
-from kg.concepts import canonicalize  # noqa: E402
-from kg.embed import load_model  # noqa: E402
-from kg.extract import Extractor  # noqa: E402
-from kg.fields import load_taxonomy  # noqa: E402
-from kg.graph import (  # noqa: E402
-    KnowledgeGraph,
-    concept_graph,
-    paper_labels,
-    shared_concept_graph,
-    to_rdf,
-    view_graph,
-)
+from kg.build import assemble  # noqa: E402
 from kg.ingest import read_papers  # noqa: E402
 
 
@@ -42,59 +32,66 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None)
     args = parser.parse_args()
 
-    times: dict[str, float] = {}
-    start = t = time.perf_counter()
-
-    def lap(name: str) -> None:
-        nonlocal t
-        now = time.perf_counter()
-        times[name] = now - t
-        t = now
-
     papers = read_papers(args.inputs)[: args.limit]
-    lap("read")
-    taxonomy = load_taxonomy()
-    extractor = Extractor(load_model(), taxonomy)
-    lap("load model")
-    mentions = extractor.extract(papers)
-    lap("extract")
-    concepts, links = canonicalize(mentions, taxonomy)
-    kg = KnowledgeGraph(
-        tuple(papers),
-        tuple(concepts),
-        tuple(links),
-        paper_labels(papers, concepts, links),
-        taxonomy,
-        {f.key: f.iri for f in taxonomy.fields},
-    )
-    lap("canonicalise")
-    B = concept_graph(kg)
-    P = shared_concept_graph(B)
-    rdf = to_rdf(kg, P)
-    lap("graphs")
-    G = view_graph(B, P)
-    files = {
-        "kg.ttl": export.turtle_text(rdf),
-        "graph.graphml": export.graphml_text(G),
-        "graph.json": export.json_text(G),
-        "index.html": view.render_html(G, "bench"),
-    }
-    lap("serialise")
-    with tempfile.TemporaryDirectory() as out:
-        export.write_files(Path(out), files)
-    lap("write")
-    total = time.perf_counter() - start
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "papers.jsonl"
+        source.write_text(
+            "".join(
+                json.dumps(
+                    {
+                        "id": p.id,
+                        "title": p.title,
+                        "abstract": p.abstract,
+                        "authors": list(p.authors),
+                        "year": p.year,
+                        "venue": p.venue,
+                        "keywords": list(p.keywords),
+                    }
+                )
+                + "\n"
+                for p in papers
+            ),
+            encoding="utf-8",
+        )
+        marks: dict[str, float] = {"start": time.perf_counter()}
 
+        def progress(stage: str, done: int, total: int) -> None:
+            marks.setdefault(stage, time.perf_counter())
+            if stage == "extracting" and done == total:
+                marks["extracted"] = time.perf_counter()
+
+        built = assemble([source], progress=progress)
+        marks["assembled"] = time.perf_counter()
+        G = built.view_graph
+        files = {
+            "kg.ttl": export.turtle_text(built.rdf),
+            "graph.graphml": export.graphml_text(G),
+            "graph.json": export.json_text(G),
+            "index.html": view.render_html(G, "bench"),
+        }
+        export.write_files(Path(tmp) / "out", files)
+        marks["written"] = time.perf_counter()
+
+    stages = {
+        "read + taxonomy": marks["loading model"] - marks["start"],
+        "load model": marks["extracting"] - marks["loading model"],
+        "extract": marks["extracted"] - marks["extracting"],
+        "concepts + graphs": marks["assembled"] - marks["extracted"],
+        "serialise + write": marks["written"] - marks["assembled"],
+    }
+    total = marks["written"] - marks["start"]
+    extract = stages["extract"]
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     n = len(papers)
+    kg = built.kg
     print(
-        f"{n} papers, {len(concepts)} concepts, {len(links)} links, "
-        f"{P.number_of_edges()} shared-concept edges, {len(rdf)} triples"
+        f"{n} papers, {len(kg.concepts)} concepts, {len(kg.links)} links, "
+        f"{built.shares.number_of_edges()} shared-concept edges, {len(built.rdf)} triples"
     )
-    for name, seconds in times.items():
-        print(f"  {name:<13} {seconds:8.1f} s")
+    for name, seconds in stages.items():
+        print(f"  {name:<18} {seconds:8.1f} s")
     print(
-        f"extraction {n / times['extract']:.2f} papers/s; whole build {total:.1f} s "
+        f"extraction {n / extract:.2f} papers/s; whole build {total:.1f} s "
         f"({n / total:.2f} papers/s); peak memory {peak_mb:.0f} MB"
     )
 

@@ -73,6 +73,7 @@ def assemble(
     taxonomy = load_taxonomy(taxonomy_path)
     report("loading model", 0, 1)
     extractor = Extractor(embedder or load_model(), taxonomy, settings)
+    report("extracting", 0, len(papers))
     done = 0
 
     def step(n: int) -> None:

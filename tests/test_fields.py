@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 
-import numpy as np
 import pytest
 
 from kg.embed import Embedder
@@ -44,28 +42,14 @@ ICLR_AREAS = {
 }
 
 
-class HashEmbedder:
-    """Deterministic bag-of-words embedder: each word hashes to a dimension."""
-
-    dim = 256
-
-    def embed(self, texts: list[str]) -> np.ndarray:
-        out = np.zeros((len(texts), self.dim), np.float32)
-        for row, text in enumerate(texts):
-            for word in re.findall(r"[a-z]+", text.lower()):
-                out[row, int(hashlib.md5(word.encode()).hexdigest(), 16) % self.dim] += 1.0
-            out[row, 0] += 1e-3  # no zero rows
-        return out / np.linalg.norm(out, axis=1, keepdims=True)
-
-
 @pytest.fixture(scope="module")
 def taxonomy() -> Taxonomy:
     return load_taxonomy()
 
 
 @pytest.fixture(scope="module")
-def fake_scorer(taxonomy: Taxonomy) -> FieldScorer:
-    return FieldScorer.from_taxonomy(taxonomy, HashEmbedder())
+def fake_scorer(taxonomy: Taxonomy, fake_embedder) -> FieldScorer:  # type: ignore[no-untyped-def]
+    return FieldScorer.from_taxonomy(taxonomy, fake_embedder)
 
 
 # --- the shipped taxonomy ---------------------------------------------------
@@ -132,7 +116,7 @@ ex:Language a skos:Concept ; skos:prefLabel "language"@en ; skos:topConceptOf ex
 """
 
 
-def test_user_taxonomy_from_turtle(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_user_taxonomy_from_turtle(tmp_path, fake_embedder) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "mine.ttl"
     path.write_text(USER_TTL)
     tax = load_taxonomy(path)
@@ -141,7 +125,7 @@ def test_user_taxonomy_from_turtle(tmp_path) -> None:  # type: ignore[no-untyped
     assert det.key == "Detection-20Stuff"
     assert det.description == "Boxes around objects."
     assert tax.by_key("Vision").alt_labels == ("images",)
-    scorer = FieldScorer.from_taxonomy(tax, HashEmbedder())
+    scorer = FieldScorer.from_taxonomy(tax, fake_embedder)
     out = assign_fields("We detect objects in images.", ["We detect objects in images."], scorer)
     assert out and {k for k, _, _ in out} <= {"Vision", "Detection-20Stuff", "Language"}
 
@@ -226,8 +210,8 @@ def test_batch_equals_single(fake_scorer: FieldScorer) -> None:
     assert batch == [assign_fields(t, s, fake_scorer) for t, s in zip(texts, sents, strict=True)]
 
 
-def test_fake_embedder_is_an_embedder() -> None:
-    assert isinstance(HashEmbedder(), Embedder)
+def test_fake_embedder_is_an_embedder(fake_embedder) -> None:  # type: ignore[no-untyped-def]
+    assert isinstance(fake_embedder, Embedder)
 
 
 # --- the real model ---------------------------------------------------------
