@@ -41,6 +41,9 @@ def _offline() -> None:
     for var in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_DATASETS_OFFLINE"):
         os.environ[var] = "1"
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    # kg reports its own progress; the libraries' bars would only clutter stderr.
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 
 
 def _sha256(path: Path) -> str:
