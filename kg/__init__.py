@@ -7,5 +7,9 @@ and links), :mod:`kg.graph` (-> RDF and NetworkX), :mod:`kg.export` and
 the command line.
 """
 
+from kg.embed import offline as _offline
+
+_offline()  # before any module imports huggingface_hub, which reads these once
+
 __version__ = "0.1.0"
 __all__ = ["__version__"]

