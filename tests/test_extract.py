@@ -81,3 +81,10 @@ def test_an_abbreviated_name_is_a_method_unless_it_names_a_task():
     assert _acronym_kind("Stochastic Variational Inference") is Kind.METHOD
     assert _acronym_kind("Named Entity Recognition") is Kind.PROBLEM
     assert _acronym_kind("Graph Neural Network") is Kind.METHOD
+
+
+def test_rules_only_extraction_still_types_every_paper(fake_embedder):
+    """Without the learned classifier (as when training it) the rules and prototypes decide."""
+    result = Extractor(fake_embedder, classifier=None).extract(papers())
+    for paper in papers():
+        assert {m.kind for m in result[paper.id]} == set(Kind), result[paper.id]
