@@ -504,8 +504,15 @@ def _spans(words: list[str], max_len: int) -> Iterable[list[str]]:
             yield words[i:j]
 
 
-def candidates(sentences: list[str], max_words: int = 4) -> list[Candidate]:
+def candidates(
+    sentences: list[str], max_words: int = 4, terms: frozenset[str] = frozenset()
+) -> list[Candidate]:
     """Every candidate phrase of an abstract, first occurrence first.
+
+    A phrase that starts with a weak modifier ("large", "deep") is normally
+    trimmed away, but not when the whole phrase is an established term: one
+    of ``terms`` (lower-case; kg passes its field labels, such as "large
+    language models") or the expansion of an acronym the abstract defines.
 
     >>> [c.text for c in candidates(["SGD provably achieves last-iterate convergence."])]
     ['SGD', 'last-iterate', 'last-iterate convergence']
@@ -515,6 +522,9 @@ def candidates(sentences: list[str], max_words: int = 4) -> list[Candidate]:
         for short, long in acronyms(sentence).items():
             defined.setdefault(short, long)
     expansions = {e.lower(): a for a, e in defined.items()}
+    # Words the abstract also writes in lower case: a capital on them at the
+    # start of a sentence is not part of the name ("Spatial cognition").
+    lower_words = {w for s in sentences for w in re.findall(r"(?<![\w-])[a-z][a-z-]*", s)}
 
     seen: dict[str, Candidate] = {}
     for index, sentence in enumerate(sentences):
@@ -523,7 +533,9 @@ def candidates(sentences: list[str], max_words: int = 4) -> list[Candidate]:
         problem_context = _PROBLEM_CUE.search(sentence)
         for run in _chunks(sentence):
             for span in _spans(run, max_words):
-                words = _trim(span)
+                whole = " ".join(span).lower()
+                fixed = whole in terms or whole in expansions
+                words = span if fixed else _trim(span)
                 if not words or len(words) != len(span) or is_generic(" ".join(words)):
                     continue
                 text = " ".join(words)
@@ -552,12 +564,16 @@ def candidates(sentences: list[str], max_words: int = 4) -> list[Candidate]:
                 proposed = (after_propose or after_naming) and (
                     cue is Kind.METHOD or acr is not None or after_naming
                 )
+                expansion = defined.get(text)
+                first = words[0]
+                if position == 0 and first[1:].islower() and first.lower() in lower_words:
+                    text = first.lower() + text[len(first) :]
                 seen[key] = Candidate(
                     text=text,
                     sentence=index,
                     cue=cue,
                     proposed=proposed,
-                    expansion=defined.get(text),
+                    expansion=expansion,
                 )
     return _share_proposal(seen, defined)
 

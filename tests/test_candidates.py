@@ -111,3 +111,28 @@ def test_verbs_gerunds_citations_and_trailing_adjectives_end_phrases():
     assert "deep neural networks" in found
     assert "gradient estimates" in found
     assert not any(p.endswith(" continuous") for p in found)
+
+
+def test_established_terms_keep_their_weak_modifier():
+    sentence = ["Large language models answer questions about deep sea ecology."]
+    assert "language models" in texts(sentence)
+    assert "Large language models" not in texts(sentence)
+    kept = {c.text for c in candidates(sentence, terms=frozenset({"large language models"}))}
+    assert "Large language models" in kept
+
+
+def test_a_defined_expansion_keeps_its_weak_modifier():
+    found = texts(["We fit a Large Margin Classifier (LMC) to sensor readings."])
+    assert "LMC" in found and found["LMC"].expansion == "Large Margin Classifier"
+    assert "Large Margin Classifier" in found
+
+
+def test_sentence_initial_capital_is_dropped_only_for_ordinary_words():
+    found = texts(
+        [
+            "Protein structures are hard to predict.",
+            "Markov chains mix slowly when protein energy landscapes are rugged.",
+        ]
+    )
+    assert "protein structures" in found  # "protein" is also written in lower case
+    assert "Markov chains" in found  # a name: never written in lower case
