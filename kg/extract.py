@@ -54,16 +54,16 @@ class Settings:
         max_words: Longest candidate phrase, in words.
         min_relevance: Candidates less similar than this to the abstract are
             dropped unless nothing else of their kind is left.
-        min_field_share: A field is kept when its score is at least this share
-            of the best field's score (the best is always kept).
+        min_field_score: An area after the best is kept when its probability
+            is at least this (the best area is always kept).
     """
 
-    max_methods: int = 6
+    max_methods: int = 8
     max_problems: int = 5
     max_fields: int = 3
     max_words: int = 4
     min_relevance: float = 0.15
-    min_field_share: float = 0.3
+    min_field_score: float = 0.05
 
 
 class _Backend(BaseEmbedder):
@@ -110,6 +110,14 @@ class Extractor:
         self.keybert = KeyBERT(model=_Backend(embedder))
         self.taxonomy = taxonomy or fieldmod.load_taxonomy()
         self.field_scorer = fieldmod.FieldScorer.from_taxonomy(self.taxonomy, embedder)
+        # Multi-word field names are established terms: "large language models"
+        # keeps its "large".
+        self._terms = frozenset(
+            label.lower()
+            for f in self.taxonomy.fields
+            for label in (f.label, *f.alt_labels)
+            if " " in label
+        )
         self._prototypes = dict(
             zip(_PROTOTYPES, embedder.embed(list(_PROTOTYPES.values())), strict=True)
         )
@@ -137,6 +145,7 @@ class Extractor:
             sentence_lists,
             self.field_scorer,
             top_k=self.settings.max_fields,
+            min_score=self.settings.min_field_score,
         )
         out: dict[str, tuple[Mention, ...]] = {}
         for paper, sents, table, fields in zip(
@@ -154,7 +163,7 @@ class Extractor:
             mentions = select_mentions(scored, sents, self.settings)
             mentions += [
                 Mention(text=key, role=Role.IN_FIELD, score=round(score, 4), sentence=sentence)
-                for key, score, sentence in _confident(fields, self.settings.min_field_share)
+                for key, score, sentence in fields
             ]
             out[paper.id] = tuple(mentions)
         return out
@@ -163,10 +172,8 @@ class Extractor:
         self, papers: Sequence[Paper], sentence_lists: Sequence[list[str]]
     ) -> list[CandidateTable]:
         """Each paper's selectable candidates, KeyBERT relevance and classifier features."""
-        cand_lists = [
-            [c for c in _merge_acronyms(candidates(ss, self.settings.max_words)) if _selectable(c)]
-            for ss in sentence_lists
-        ]
+        found = (candidates(ss, self.settings.max_words, self._terms) for ss in sentence_lists)
+        cand_lists = [[c for c in _merge_acronyms(cs) if _selectable(c)] for cs in found]
         relevances = self._relevance(papers, cand_lists)
         tables = []
         for paper, sents, cands, rel in zip(
@@ -261,11 +268,6 @@ def _classified(table: CandidateTable, classifier: CandidateClassifier) -> list[
 def _selectable(c: Candidate) -> bool:
     """Whether a candidate can end up chosen, so is worth embedding at all."""
     return c.cue is not None or c.proposed or " " in c.text
-
-
-def _confident(fields: list[tuple[str, float, str]], share: float) -> list[tuple[str, float, str]]:
-    best = max((score for _, score, _ in fields), default=0.0)
-    return [f for i, f in enumerate(fields) if i == 0 or f[1] >= share * best]
 
 
 def _merge_acronyms(cands: list[Candidate]) -> list[Candidate]:

@@ -4,12 +4,14 @@ A taxonomy is a SKOS concept scheme: broad areas (``skos:topConceptOf``) with
 narrower topics (``skos:broader``), each with labels and a one-line
 definition. kg ships one in ``ontology/fields.ttl``; users can pass their own.
 
-Assignment is zero-shot: every field is embedded once from its labels and
-definition, and a paper gets the fields whose embeddings are closest to its
+Assignment starts zero-shot: every field is embedded once from its labels and
+definition, and each field is scored by how close its embeddings are to the
 abstract (as a whole and sentence by sentence), nudged up when the abstract
-literally names a field or one of its alt labels. Nothing is learned from
-papers, and the result for one paper depends only on its text and the scorer,
-so builds can run in parallel and incrementally.
+literally names a field or one of its alt labels. For the shipped taxonomy a
+learned model (:mod:`kg.area_model`) then ranks the broad areas from the paper
+embedding and those scores, with calibrated probabilities; a user's own
+taxonomy is ranked zero-shot. The result for one paper depends only on its
+text and the scorer, so builds can run in parallel and incrementally.
 
 Example, with a toy taxonomy and a toy embedder::
 
@@ -30,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from kg.area_model import AreaModel, load_area_model, log_softmax
 from kg.embed import Embedder
 from kg.errors import TaxonomyError
 
@@ -42,6 +45,7 @@ __all__ = [
     "load_taxonomy",
     "assign_fields",
     "assign_fields_batch",
+    "paper_scores",
 ]
 
 DEFAULT_TAXONOMY = Path(__file__).resolve().parents[1] / "ontology" / "fields.ttl"
@@ -273,6 +277,7 @@ _W_LEX = 0.08  # per distinct label literally present, up to _LEX_CAP
 _LEX_CAP = 2
 _CHILD_WEIGHT = 0.7  # how much an area's score follows its best topic rather than itself
 _TEMPERATURE = 0.05  # softmax temperature that turns raw scores into [0, 1]
+_MAX_NAMED = 3  # fields added because the text names them, besides the ranked areas
 
 
 def _term_pattern(term: str) -> re.Pattern[str]:
@@ -290,7 +295,7 @@ def _unit(x: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class FieldScorer:
-    """Field embeddings and label patterns, computed once per taxonomy.
+    """Field embeddings, label patterns and the area model, set up once per taxonomy.
 
     Build with :meth:`from_taxonomy`; pass to :func:`assign_fields`.
     """
@@ -301,10 +306,23 @@ class FieldScorer:
     labels: np.ndarray  # (n_fields, dim), centred, unit rows
     center: np.ndarray  # (dim,), mean of the field definition embeddings
     patterns: tuple[tuple[re.Pattern[str], ...], ...] = field(repr=False)
+    area_model: AreaModel | None = field(default=None, repr=False)
 
     @classmethod
-    def from_taxonomy(cls, taxonomy: Taxonomy, embedder: Embedder) -> FieldScorer:
-        """Embed every field's definition and labels (one embedder call)."""
+    def from_taxonomy(
+        cls,
+        taxonomy: Taxonomy,
+        embedder: Embedder,
+        area_model: AreaModel | None | str = "default",
+    ) -> FieldScorer:
+        """Embed every field's definition and labels (one embedder call).
+
+        Args:
+            area_model: A learned area ranking, None for zero-shot only, or
+                "default": kg's shipped model when ``taxonomy`` has exactly
+                the broad areas it was trained for (the shipped taxonomy),
+                else none.
+        """
         fs = taxonomy.fields
         defs = [f"{f.label}: {f.description or f.label}" for f in fs]
         labs = ["; ".join((f.label, *f.alt_labels)) for f in fs]
@@ -316,7 +334,17 @@ class FieldScorer:
         patterns = tuple(
             tuple(_term_pattern(t) for t in dict.fromkeys((f.label, *f.alt_labels))) for f in fs
         )
-        return cls(taxonomy, embedder, vecs[: len(fs)], vecs[len(fs) :], center, patterns)
+        if area_model == "default":
+            area_model = load_area_model()
+            fits = area_model.areas == tuple(t.key for t in taxonomy.top_level()) and (
+                area_model.raw_weights.shape[1] == len(fs)
+                and area_model.doc_weights.shape[1] == vecs.shape[1]
+            )
+            area_model = area_model if fits else None
+        assert not isinstance(area_model, str)
+        return cls(
+            taxonomy, embedder, vecs[: len(fs)], vecs[len(fs) :], center, patterns, area_model
+        )
 
     def lexical_hits(self, text: str) -> np.ndarray:
         """Number of distinct labels of each field that occur in ``text``."""
@@ -339,31 +367,72 @@ class FieldScorer:
         )
         return raw, sent_sims.argmax(axis=0)
 
+    def area_raw(self, raw: np.ndarray) -> np.ndarray:
+        """Zero-shot score of each broad area: a blend of its own and its best topic's.
+
+        A broad area is as strong as its best topic: papers name topics more
+        often than areas. Works on one paper's scores or a batch (rows).
+        """
+        tax = self.taxonomy
+        index = {f.key: i for i, f in enumerate(tax.fields)}
+        columns = []
+        for t in tax.top_level():
+            group = [index[c.key] for c in (t, *tax.children(t.key))]
+            own = raw[..., index[t.key]]
+            columns.append((1 - _CHILD_WEIGHT) * own + _CHILD_WEIGHT * raw[..., group].max(axis=-1))
+        return np.stack(columns, axis=-1)
+
+    def area_probabilities(self, doc: np.ndarray, raw: np.ndarray) -> np.ndarray:
+        """Probability of each broad area (``taxonomy.top_level()`` order)."""
+        area_raw = self.area_raw(raw)
+        if self.area_model is not None:
+            return self.area_model.probabilities(doc, raw, area_raw)
+        return np.exp(log_softmax(area_raw / _TEMPERATURE))
+
+
+@dataclass(frozen=True)
+class PaperScores:
+    """What field assignment computed for one paper (see :func:`paper_scores`)."""
+
+    doc: np.ndarray  # the paper's embedding
+    raw: np.ndarray  # zero-shot raw score per field, taxonomy order
+    best_sentence: np.ndarray  # per field, index of its most similar sentence
+    sentences: tuple[str, ...]
+    hits: np.ndarray  # per field, how many of its labels the text uses
+
+
+def paper_scores(
+    texts: Sequence[str], sentence_lists: Sequence[Sequence[str]], scorer: FieldScorer
+) -> list[PaperScores]:
+    """Embed many papers and their sentences (one embedder call) and score every field."""
+    if len(texts) != len(sentence_lists):
+        raise ValueError("texts and sentence_lists must have the same length")
+    sents = [tuple(s) if s else (t,) for t, s in zip(texts, sentence_lists, strict=True)]
+    flat = [*texts, *(s for group in sents for s in group)]
+    vecs = np.asarray(scorer.embedder.embed(flat), dtype=np.float32)
+    out = []
+    start = len(texts)
+    for i, text in enumerate(texts):
+        n = len(sents[i])
+        hits = scorer.lexical_hits(text)
+        raw, best = scorer.raw_scores(vecs[i], vecs[start : start + n], hits)
+        out.append(PaperScores(vecs[i], raw, best, sents[i], hits))
+        start += n
+    return out
+
 
 def _choose(
-    scorer: FieldScorer,
-    raw: np.ndarray,
-    best_sent: np.ndarray,
-    sentences: Sequence[str],
-    top_k: int,
+    scorer: FieldScorer, scores: PaperScores, top_k: int, min_score: float
 ) -> list[tuple[str, float, str]]:
     tax = scorer.taxonomy
+    raw, best_sent, sentences = scores.raw, scores.best_sentence, scores.sentences
     index = {f.key: i for i, f in enumerate(tax.fields)}
     tops = tax.top_level()
-    # A broad area is as strong as its best topic: papers name topics more
-    # often than areas.
-    area_raw = np.array(
-        [
-            (1 - _CHILD_WEIGHT) * raw[index[t.key]]
-            + _CHILD_WEIGHT * max(raw[index[c.key]] for c in (t, *tax.children(t.key)))
-            for t in tops
-        ],
-        dtype=np.float64,
-    )
-    probs = np.exp((area_raw - area_raw.max()) / _TEMPERATURE)
-    probs /= probs.sum()
+    probs = scorer.area_probabilities(scores.doc, raw)
     out: list[tuple[str, float, str]] = []
-    for a in np.argsort(-probs, kind="stable")[: max(1, top_k)]:
+    for rank, a in enumerate(np.argsort(-probs, kind="stable")[: max(1, top_k)]):
+        if rank > 0 and probs[a] < min_score:
+            break
         top = tops[a]
         kids = tax.children(top.key)
         i_top = index[top.key]
@@ -371,10 +440,19 @@ def _choose(
             i_kid = max((index[c.key] for c in kids), key=lambda i: raw[i])
             if raw[i_kid] >= raw[i_top]:
                 out.append((tax.fields[i_kid].key, float(probs[a]), sentences[best_sent[i_kid]]))
-                i_top_sent = best_sent[i_top]
-                out.append((top.key, float(probs[a]), sentences[i_top_sent]))
-                continue
         out.append((top.key, float(probs[a]), sentences[best_sent[i_top]]))
+    # A field the abstract names ("we study federated learning") is a field of
+    # the paper even when its area ranks low; it carries its area's probability.
+    chosen = {key for key, _, _ in out}
+    area_of = {t.key: a for a, t in enumerate(tops)}
+    named = [i for i, f in enumerate(tax.fields) if scores.hits[i] > 0 and f.key not in chosen]
+    for i in sorted(named, key=lambda i: (-raw[i], i))[:_MAX_NAMED]:
+        f = tax.fields[i]
+        said = next(
+            (s for s in sentences if any(p.search(s) for p in scorer.patterns[i])),
+            sentences[best_sent[i]],
+        )
+        out.append((f.key, float(probs[area_of[tax.root(f.key).key]]), said))
     return out
 
 
@@ -383,6 +461,7 @@ def assign_fields_batch(
     sentence_lists: Sequence[Sequence[str]],
     scorer: FieldScorer,
     top_k: int = 3,
+    min_score: float = 0.0,
 ) -> list[list[tuple[str, float, str]]]:
     """:func:`assign_fields` for many papers with one embedder call.
 
@@ -391,37 +470,34 @@ def assign_fields_batch(
         sentence_lists: Each paper's sentences, the candidates for evidence;
             an empty list means the whole text is the only sentence.
         scorer: From :meth:`FieldScorer.from_taxonomy`.
-        top_k: Number of broad areas per paper.
+        top_k: Most broad areas per paper.
+        min_score: Areas after the first need at least this probability.
 
     Returns:
         Per paper, ``(field_key, score, sentence)`` best first; see
         :func:`assign_fields`.
     """
-    if len(texts) != len(sentence_lists):
-        raise ValueError("texts and sentence_lists must have the same length")
-    sents = [list(s) if s else [t] for t, s in zip(texts, sentence_lists, strict=True)]
-    flat = [*texts, *(s for group in sents for s in group)]
-    vecs = np.asarray(scorer.embedder.embed(flat), dtype=np.float32)
-    results = []
-    start = len(texts)
-    for i, text in enumerate(texts):
-        n = len(sents[i])
-        raw, best = scorer.raw_scores(vecs[i], vecs[start : start + n], scorer.lexical_hits(text))
-        results.append(_choose(scorer, raw, best, sents[i], top_k))
-        start += n
-    return results
+    return [
+        _choose(scorer, s, top_k, min_score) for s in paper_scores(texts, sentence_lists, scorer)
+    ]
 
 
 def assign_fields(
-    text: str, sentences: Sequence[str], scorer: FieldScorer, top_k: int = 3
+    text: str,
+    sentences: Sequence[str],
+    scorer: FieldScorer,
+    top_k: int = 3,
+    min_score: float = 0.0,
 ) -> list[tuple[str, float, str]]:
     """The fields of one paper, best first.
 
     Returns up to ``top_k`` broad areas, each preceded by its best narrower
-    topic when that topic matches at least as well as the area itself. Each
+    topic when that topic matches at least as well as the area itself, then
+    up to three more fields (areas or topics) that the text names by a label
+    or alt label. Each
     item is ``(field_key, score, sentence)``: the score in [0, 1] is the
-    area's share of evidence among all areas (a topic carries its area's
-    score), and the sentence is the one most similar to that field. At
-    least one field is always returned.
+    area's probability (a topic carries its area's score), and the sentence
+    is the one most similar to that field. The best area is always returned;
+    the others only with a probability of at least ``min_score``.
     """
-    return assign_fields_batch([text], [sentences], scorer, top_k)[0]
+    return assign_fields_batch([text], [sentences], scorer, top_k, min_score)[0]

@@ -352,3 +352,22 @@ def test_eval_on_scierc_sample_with_real_model(capsys, shared_data):
         figure = data["figures"][name]
         assert 0 <= figure["matched"] <= min(figure["gold"], figure["predicted"])
         assert all(0 <= figure[k] <= 1 for k in ("precision", "recall", "f1"))
+
+
+def test_eval_warns_when_the_gold_file_trained_the_area_model(tmp_path):
+    import hashlib
+
+    from kg.evaluate import _training_data_note
+
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"abstract": "x", "primary_area": "optimization"}\n')
+    digest = hashlib.sha256(gold.read_bytes()).hexdigest()
+
+    class Model:
+        info = {"trained_on_sha256": digest, "cv_top1": 0.5, "cv_top3": 0.8}
+
+    note = _training_data_note(gold, Model())
+    assert note is not None and "in-sample" in note and "0.5" in note
+    Model.info = {**Model.info, "trained_on_sha256": "0" * 64}
+    assert _training_data_note(gold, Model()) is None
+    assert _training_data_note(gold, None) is None

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
 
 from kg.embed import Embedder
 from kg.errors import TaxonomyError
 from kg.fields import (
     DEFAULT_TAXONOMY,
+    Field,
     FieldScorer,
     Taxonomy,
     assign_fields,
@@ -191,10 +193,12 @@ def test_assign_fields_returns_scored_fields_with_input_sentences(fake_scorer: F
         fake_scorer.taxonomy.by_key(key)
         assert 0.0 <= score <= 1.0
         assert sentence in ABSTRACT
-    # A narrower topic always comes with its broad area.
-    for key in keys:
-        broader = fake_scorer.taxonomy.by_key(key).broader
-        assert broader is None or broader in keys
+    # A narrower topic comes right before its broad area, unless the text names it.
+    tax = fake_scorer.taxonomy
+    for i, key in enumerate(keys):
+        f = tax.by_key(key)
+        named = fake_scorer.lexical_hits(text)[tax.fields.index(f)] > 0
+        assert f.broader is None or keys[i + 1 : i + 2] == [f.broader] or named
 
 
 def test_assign_fields_always_returns_something(fake_scorer: FieldScorer) -> None:
@@ -242,3 +246,35 @@ def test_real_model_obvious_cases(taxonomy: Taxonomy) -> None:
         keys = [k for k, _, _ in out]
         assert expected in keys, (expected, out)
         assert all(sentence in sents for _, _, sentence in out)
+
+
+def test_a_field_the_text_names_is_kept_even_when_its_area_ranks_low(
+    fake_embedder,  # type: ignore[no-untyped-def]
+) -> None:
+    from kg.fields import PaperScores, _choose
+
+    tax = Taxonomy(
+        (
+            Field("vision", "https://x.org/vision", "computer vision"),
+            Field("detection", "https://x.org/detection", "object detection", broader="vision"),
+            Field("systems", "https://x.org/systems", "ML systems"),
+            Field("fl", "https://x.org/fl", "federated learning", broader="systems"),
+        )
+    )
+    scorer = FieldScorer.from_taxonomy(tax, fake_embedder)
+    sentences = ("Detectors find objects in photos.", "Clients train with federated learning.")
+    text = " ".join(sentences)
+    scores = PaperScores(
+        doc=np.zeros(384),
+        raw=np.array([0.5, 0.9, 0.0, 0.1], dtype=np.float32),  # vision far ahead
+        best_sentence=np.zeros(4, dtype=int),
+        sentences=sentences,
+        hits=scorer.lexical_hits(text),
+    )
+    out = _choose(scorer, scores, top_k=1, min_score=0.0)
+    keys = [k for k, _, _ in out]
+    assert keys[:2] == ["detection", "vision"]  # the ranked area, with its best topic
+    assert keys[2:] == ["fl"]  # named by the text, after the ranked areas
+    _, score, sentence = out[2]
+    assert sentence == sentences[1]  # the evidence is where it is named
+    assert score == pytest.approx(float(scorer.area_probabilities(scores.doc, scores.raw)[1]))

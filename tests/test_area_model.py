@@ -1,0 +1,93 @@
+"""The learned area ranking: arithmetic, the JSON format, and when kg uses it."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from kg.area_model import DEFAULT_AREA_MODEL, AreaModel, load_area_model
+from kg.errors import ModelError
+from kg.fields import Field, FieldScorer, Taxonomy, load_taxonomy
+
+
+def toy_model(temperature: float = 1.0) -> AreaModel:
+    rng = np.random.default_rng(0)
+    return AreaModel(
+        areas=("a", "b", "c"),
+        doc_weights=rng.normal(size=(3, 4)).astype(np.float32),
+        doc_bias=np.zeros(3, np.float32),
+        raw_weights=rng.normal(size=(3, 5)).astype(np.float32),
+        raw_bias=np.zeros(3, np.float32),
+        zero_shot_temperature=0.5,
+        temperature=temperature,
+        info={"trained_on": "toy"},
+    )
+
+
+def test_probabilities_are_a_distribution_and_follow_the_zero_shot_scores() -> None:
+    m = toy_model()
+    doc, raw = np.ones(4), np.ones(5)
+    low = m.probabilities(doc, raw, np.array([0.0, 0.0, 0.0]))
+    high = m.probabilities(doc, raw, np.array([2.0, 0.0, 0.0]))
+    assert low.sum() == pytest.approx(1.0) and high.sum() == pytest.approx(1.0)
+    assert high[0] > low[0]
+    batch = m.probabilities(np.ones((2, 4)), np.ones((2, 5)), np.zeros((2, 3)))
+    assert batch.shape == (2, 3) and np.allclose(batch[0], low)
+
+
+def test_temperature_flattens_without_reordering() -> None:
+    args = (np.ones(4), np.ones(5), np.array([1.0, 0.5, 0.0]))
+    sharp, flat = toy_model(1.0).probabilities(*args), toy_model(4.0).probabilities(*args)
+    assert list(np.argsort(sharp)) == list(np.argsort(flat))
+    assert flat.max() < sharp.max()
+
+
+def test_json_round_trip(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "m.json"
+    path.write_text(toy_model(2.0).to_json())
+    back = load_area_model(path)
+    assert back.areas == ("a", "b", "c") and back.temperature == 2.0
+    assert back.info == {"trained_on": "toy"}
+    args = (np.ones(4), np.ones(5), np.array([1.0, 0.5, 0.0]))
+    assert np.allclose(back.probabilities(*args), toy_model(2.0).probabilities(*args), atol=1e-5)
+
+
+def test_broken_model_files_raise_model_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ModelError, match="cannot read"):
+        load_area_model(tmp_path / "missing.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(ModelError, match="cannot read"):
+        load_area_model(bad)
+    data = json.loads(toy_model().to_json())
+    data["doc_bias"] = [0.0]
+    bad.write_text(json.dumps(data))
+    with pytest.raises(ModelError, match="shapes"):
+        load_area_model(bad)
+
+
+def test_shipped_model_fits_the_shipped_taxonomy_and_says_what_it_learned_from(
+    fake_embedder,  # type: ignore[no-untyped-def]
+) -> None:
+    model = load_area_model(DEFAULT_AREA_MODEL)
+    info = model.info or {}
+    assert info["trained_on"] == "iclr2024_dev.jsonl" and len(info["trained_on_sha256"]) == 64
+    assert 0.0 < info["cv_top1"] <= info["cv_top3"] <= 1.0
+    scorer = FieldScorer.from_taxonomy(load_taxonomy(), fake_embedder)
+    assert scorer.area_model is not None
+    assert scorer.area_model.areas == tuple(t.key for t in scorer.taxonomy.top_level())
+
+
+def test_a_user_taxonomy_is_ranked_zero_shot(fake_embedder) -> None:  # type: ignore[no-untyped-def]
+    tax = Taxonomy(
+        (
+            Field("vision", "https://x.org/vision", "computer vision"),
+            Field("systems", "https://x.org/systems", "ML systems"),
+        )
+    )
+    scorer = FieldScorer.from_taxonomy(tax, fake_embedder)
+    assert scorer.area_model is None
+    probs = scorer.area_probabilities(np.ones(384), np.array([0.3, 0.1]))
+    assert probs.sum() == pytest.approx(1.0) and probs[0] > probs[1]
