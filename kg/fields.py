@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -373,14 +374,22 @@ class FieldScorer:
         A broad area is as strong as its best topic: papers name topics more
         often than areas. Works on one paper's scores or a batch (rows).
         """
-        tax = self.taxonomy
-        index = {f.key: i for i, f in enumerate(tax.fields)}
-        columns = []
-        for t in tax.top_level():
-            group = [index[c.key] for c in (t, *tax.children(t.key))]
-            own = raw[..., index[t.key]]
-            columns.append((1 - _CHILD_WEIGHT) * own + _CHILD_WEIGHT * raw[..., group].max(axis=-1))
+        columns = [
+            (1 - _CHILD_WEIGHT) * raw[..., group[0]] + _CHILD_WEIGHT * raw[..., group].max(axis=-1)
+            for group in self._area_groups
+        ]
         return np.stack(columns, axis=-1)
+
+    @cached_property
+    def _index(self) -> dict[str, int]:
+        """Field key -> row in the taxonomy order."""
+        return {f.key: i for i, f in enumerate(self.taxonomy.fields)}
+
+    @cached_property
+    def _area_groups(self) -> list[list[int]]:
+        """Per broad area, its own row followed by its topics' rows."""
+        tax = self.taxonomy
+        return [[self._index[c.key] for c in (t, *tax.children(t.key))] for t in tax.top_level()]
 
     def area_probabilities(self, doc: np.ndarray, raw: np.ndarray) -> np.ndarray:
         """Probability of each broad area (``taxonomy.top_level()`` order)."""
@@ -426,7 +435,7 @@ def _choose(
 ) -> list[tuple[str, float, str]]:
     tax = scorer.taxonomy
     raw, best_sent, sentences = scores.raw, scores.best_sentence, scores.sentences
-    index = {f.key: i for i, f in enumerate(tax.fields)}
+    index = scorer._index
     tops = tax.top_level()
     probs = scorer.area_probabilities(scores.doc, raw)
     out: list[tuple[str, float, str]] = []
