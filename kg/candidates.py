@@ -21,6 +21,7 @@ __all__ = [
     "acronyms",
     "tokens",
     "is_generic",
+    "names_quantity",
     "head",
     "singular",
     "looks_like_name",
@@ -95,7 +96,9 @@ _VERBS = frozenset(
     preserves violate violates dominate dominates restore restores recover recovers
     exceed exceeds attain attains facilitate facilitates fulfil fulfils satisfy satisfies
     guarantee guarantees ensure induce induces encode encodes represent represents
-    correspond corresponds determine determines""".split()
+    correspond corresponds determine determines examine examines examined examining
+    assess assesses assessed quantify quantifies quantified infer infers exploit exploits
+    exploited enhance enhances""".split()
 )
 
 # Adjectives that add nothing to a concept: stripped from a phrase's start.
@@ -167,6 +170,24 @@ PROBLEM_HEADS = frozenset(
     contamination misalignment jailbreak jailbreaking unlearning memorization
     identifiability approximation learnability regret coordination""".split()
 )
+
+# Heads that name a quantity, a property or an assumption: such a phrase is
+# neither a method nor a problem ("first-order regret bound", "eluder
+# dimension", "Gaussian marginals", "2-sub-Gaussian rewards").
+_QUANTITY_HEADS = frozenset(
+    """bound dimension property assumption condition marginal reward utility step guarantee
+    rate frontier constant coefficient threshold budget ratio lemma theorem inequality""".split()
+)
+
+
+def names_quantity(phrase: str) -> bool:
+    """Whether a phrase names a quantity or property rather than a method or problem.
+
+    >>> names_quantity("first-order regret bound"), names_quantity("Clipped-SGD")
+    (True, False)
+    """
+    return head(phrase) in _QUANTITY_HEADS and not any(looks_like_name(w) for w in phrase.split())
+
 
 _PROPOSE_CUE = re.compile(
     r"\b(?:we|this (?:paper|work)|our (?:paper|work))\s+(?:\w+\s+){0,3}?"
@@ -313,6 +334,14 @@ _NOUNS_LIKE_ADJ = frozenset(
 )
 
 
+# Nouns that end like a verb in -ise ("pairwise" and the other -wise words aside).
+_NOT_VERB_ISE = frozenset(
+    """expertise premise premises exercise exercises enterprise enterprises franchise
+    compromise compromises merchandise surprise surprises promise promises demise treatise
+    paradise""".split()
+)
+
+
 def _adjective(word: str) -> bool:
     low = word.lower().split("-")[-1]
     return bool(_ADJ_ENDING.search(low)) and low not in _NOUNS_LIKE_ADJ and not word.isupper()
@@ -328,6 +357,8 @@ def _breaks(word: str) -> bool:
         and low not in {"family", "anomaly", "assembly", "supply"}
     ):
         return True  # adverbs: "provably", "consistently"
+    if word.islower() and len(low) > 6 and low.endswith(("ize", "izes", "ise", "ises")):
+        return not low.endswith("wise") and low not in _NOT_VERB_ISE  # "incentivize"
     return bool(re.fullmatch(r"[\d.+\-/]+", low))  # bare numbers
 
 
@@ -371,9 +402,14 @@ def _trim(words: list[str]) -> list[str]:
         _is_weak(words[-1])
         or (words[-1].lower().endswith("ed") and "-" not in words[-1])
         or _adjective(words[-1])
+        or words[-1].lower() in _TIME_ADVERBS
     ):
         words = words[:-1]
     return words
+
+
+# Adverbs of time that can close a run of nouns ("predict the target label later").
+_TIME_ADVERBS = frozenset("later earlier afterwards thereafter beforehand anymore".split())
 
 
 def looks_like_name(word: str) -> bool:

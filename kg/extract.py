@@ -28,7 +28,14 @@ from keybert.backend import BaseEmbedder
 from sklearn.feature_extraction.text import CountVectorizer
 
 from kg import fields as fieldmod
-from kg.candidates import PROBLEM_HEADS, Candidate, candidates, head, looks_like_name
+from kg.candidates import (
+    PROBLEM_HEADS,
+    Candidate,
+    candidates,
+    head,
+    looks_like_name,
+    names_quantity,
+)
 from kg.classify import CLASSES, CandidateClassifier, features, load_classifier
 from kg.embed import Embedder, Memo
 from kg.model import Kind, Mention, Paper, Role
@@ -239,6 +246,7 @@ def _classified(table: CandidateTable, classifier: CandidateClassifier) -> list[
         return []
     P = classifier.probabilities(table.features)
     kinds = {Kind.METHOD: CLASSES.index("method"), Kind.PROBLEM: CLASSES.index("problem")}
+    quantity = [names_quantity(c.text) for c in cands]
     scored: list[_Scored] = []
     for i, c in enumerate(cands):
         entity = float(1.0 - P[i, 0])
@@ -247,6 +255,8 @@ def _classified(table: CandidateTable, classifier: CandidateClassifier) -> list[
         kind: Kind | None = likeliest
         if c.proposed and c.cue is Kind.METHOD:
             kind, prob = Kind.METHOD, entity
+        elif quantity[i]:
+            kind = None  # a bound, rate or assumption is neither method nor problem
         elif c.cue is not None and entity >= _CUED_ENTITY:
             kind, prob = c.cue, entity  # a concept the wording types: trust the wording
         elif prob < classifier.thresholds[likeliest.value]:
@@ -254,8 +264,10 @@ def _classified(table: CandidateTable, classifier: CandidateClassifier) -> list[
         scored.append(_Scored(c, table.relevance[i], kind, prob))
     for kind, column in kinds.items():
         if not any(s.kind is kind for s in scored):
-            free = [i for i, s in enumerate(scored) if s.kind is None]
-            spare = [i for i, s in enumerate(scored) if not s.candidate.proposed]
+            free = [i for i, s in enumerate(scored) if s.kind is None and not quantity[i]]
+            spare = [
+                i for i, s in enumerate(scored) if not s.candidate.proposed and not quantity[i]
+            ]
             cued = [i for i in free if cands[i].cue is kind] or free or spare
             if cued:
                 best = max(cued, key=lambda i: P[i, column])

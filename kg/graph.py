@@ -90,14 +90,21 @@ def paper_labels(
     Duplicate labels get the paper id appended so every label is unique.
     """
     by_key = {c.key: c for c in concepts}
-    ranked: dict[tuple[str, Kind], list[tuple[tuple[int, int, float], str]]] = {}
+    methods: dict[str, set[str]] = {}
+    for link in links:
+        if link.role.kind is Kind.METHOD:
+            methods.setdefault(link.paper_id, set()).add(by_key[link.concept_key].label.casefold())
+    ranked: dict[tuple[str, Kind], list[tuple[tuple[int, int, int, float], str]]] = {}
     for link in links:
         concept = by_key[link.concept_key]
         named = " " not in concept.label and looks_like_name(concept.label)
         if concept.kind is Kind.METHOD:
-            rank = (int(link.role is Role.PROPOSES), int(named), link.score)
+            # A variant is more telling than what it varies: "Clipped-SGD" over "SGD".
+            pieces = set(concept.label.casefold().split("-")) - {concept.label.casefold()}
+            variant = named and bool(pieces & methods[link.paper_id])
+            rank = (int(link.role is Role.PROPOSES), int(named), int(variant), link.score)
         else:  # a spelled-out problem reads better in a title than an acronym
-            rank = (0, int(not named), link.score)
+            rank = (0, int(not named), 0, link.score)
         ranked.setdefault((link.paper_id, concept.kind), []).append((rank, concept.label))
     labels = {}
     for p in papers:
@@ -115,7 +122,7 @@ def paper_labels(
     return {pid: (f"{lab} [{pid}]" if counts[lab] > 1 else lab) for pid, lab in labels.items()}
 
 
-def _best(options: list[tuple[tuple[int, int, float], str]], unlike: str = "") -> str:
+def _best(options: list[tuple[tuple[int, int, int, float], str]], unlike: str = "") -> str:
     """The top-ranked label not already part of ``unlike`` ("MTP" in "Dual-MTP")."""
     for _, label in sorted(options, key=lambda o: (tuple(-x for x in o[0]), o[1])):
         if not unlike or label.casefold() not in unlike.casefold():

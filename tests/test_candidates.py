@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kg.candidates import acronyms, candidates, is_generic, singular
+from kg.candidates import acronyms, candidates, is_generic, names_quantity, singular
 from kg.model import Kind
 
 
@@ -136,3 +136,25 @@ def test_sentence_initial_capital_is_dropped_only_for_ordinary_words():
     )
     assert "protein structures" in found  # "protein" is also written in lower case
     assert "Markov chains" in found  # a name: never written in lower case
+
+
+def test_infinitives_and_trailing_time_adverbs_end_phrases():
+    found = texts(
+        [
+            "We aim to incentivize honest farmers and to examine crop rotation schedules.",
+            "Crews follow the irrigation plan later.",
+            "Pairwise comparisons of soil samples follow.",
+        ]
+    )
+    assert "honest farmers" in found and "crop rotation schedules" in found
+    assert not any(p.startswith(("incentivize", "examine")) for p in found)
+    assert "irrigation plan" in found and not any(p.endswith("later") for p in found)
+    assert any(p.lower().startswith("pairwise") for p in found)  # -wise is not a verb
+
+
+def test_quantities_and_assumptions_are_neither_methods_nor_problems():
+    assert names_quantity("tight sample-size bound")
+    assert names_quantity("mild smoothness assumptions")
+    assert names_quantity("Weibull marginals")
+    assert not names_quantity("Kalman filter")
+    assert not names_quantity("RB-Bound")  # a name stays whatever its last word

@@ -79,6 +79,21 @@ def test_untitled_papers_get_unique_readable_labels():
     assert kg.labels["a"].startswith("M: Q")
 
 
+def test_an_untitled_paper_is_named_by_the_variant_it_studies():
+    concepts = (
+        Concept("adam", "Adam", Kind.METHOD),
+        Concept("warm-adam", "Warm-Adam", Kind.METHOD),
+        Concept("drift", "sensor drift", Kind.PROBLEM),
+    )
+    links = (
+        Link("p", "adam", Role.USES, 0.9, "s"),
+        Link("p", "warm-adam", Role.USES, 0.4, "s"),
+        Link("p", "drift", Role.ADDRESSES, 0.5, "s"),
+    )
+    paper = Paper(id="p", abstract="x", text="x")
+    assert paper_labels([paper], concepts, links)["p"] == "Warm-Adam: sensor drift"
+
+
 def test_rdf_round_trips_through_turtle():
     kg = small_kg({"a": {"m"}, "b": {"m", "q"}}, kinds={"q": Kind.PROBLEM})
     g = to_rdf(kg, shared_concept_graph(concept_graph(kg)))
