@@ -44,12 +44,28 @@ __all__ = [
     "DEFAULT_TAXONOMY",
     "MATCH_RELATIONS",
     "load_taxonomy",
+    "shipped_ontology",
     "assign_fields",
     "assign_fields_batch",
     "paper_scores",
 ]
 
-DEFAULT_TAXONOMY = Path(__file__).resolve().parents[1] / "ontology" / "fields.ttl"
+
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def shipped_ontology(name: str, package: Path = _PACKAGE) -> Path:
+    """A file of the top-level ``ontology/`` folder, from a checkout or an installed wheel.
+
+    A source checkout (and an editable install) reads ``ontology/`` beside the
+    package; a wheel carries the same files as ``kg/ontology/``.
+    """
+    checkout = package.parent / "ontology" / name
+    return checkout if checkout.is_file() else package / "ontology" / name
+
+
+DEFAULT_TAXONOMY = shipped_ontology("fields.ttl")
 
 # SKOS mapping properties, strongest first: the order decides which external
 # concept a field stands for when it has several mappings.
