@@ -51,7 +51,6 @@ __all__ = [
 ]
 
 
-
 _PACKAGE = Path(__file__).resolve().parent
 
 
