@@ -25,6 +25,7 @@ import datetime
 import hashlib
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -38,7 +39,8 @@ sys.path.insert(0, str(ROOT))
 from kg import fields as fieldmod  # noqa: E402
 from kg.area_model import DEFAULT_AREA_MODEL, AreaModel, log_softmax  # noqa: E402
 from kg.embed import load_model  # noqa: E402
-from kg.evaluate import area_labels, load_gold  # noqa: E402
+from kg.evaluate import GoldPaper, area_labels, load_gold  # noqa: E402
+from kg.model import Paper  # noqa: E402
 from kg.text import clean, sentences  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "iclr2024_dev.jsonl"
@@ -47,9 +49,11 @@ FOLDS = 5
 SEED = 0
 
 
-def _fit(x: np.ndarray, y: np.ndarray, n_areas: int) -> tuple[np.ndarray, np.ndarray]:
+def _fit(
+    x: np.ndarray, y: np.ndarray, n_areas: int, weight: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     lr = LogisticRegression(C=C, max_iter=5000)
-    lr.fit(x, y)
+    lr.fit(x, y, sample_weight=weight)
     weights = np.zeros((n_areas, x.shape[1]), dtype=np.float32)
     bias = np.full(n_areas, -30.0, dtype=np.float32)  # an area never seen in training
     weights[lr.classes_] = lr.coef_
@@ -57,15 +61,22 @@ def _fit(x: np.ndarray, y: np.ndarray, n_areas: int) -> tuple[np.ndarray, np.nda
     return weights, bias
 
 
-def _train(doc: np.ndarray, raw: np.ndarray, y: np.ndarray, areas: tuple[str, ...]) -> AreaModel:
+def train(
+    doc: np.ndarray,
+    raw: np.ndarray,
+    y: np.ndarray,
+    areas: tuple[str, ...],
+    weight: np.ndarray | None = None,
+) -> AreaModel:
+    """The area model on papers' embeddings, zero-shot scores and kg-area labels."""
     n = len(areas)
-    dw, db = _fit(doc, y, n)
-    rw, rb = _fit(raw, y, n)
+    dw, db = _fit(doc, y, n, weight)
+    rw, rb = _fit(raw, y, n, weight)
     temp = fieldmod._TEMPERATURE
     return AreaModel(areas, dw, db, rw, rb, zero_shot_temperature=temp, temperature=1.0)
 
 
-def _accuracy(scores: np.ndarray, truth: list[str], iclr_of: list[str]) -> tuple[float, float]:
+def accuracy(scores: np.ndarray, truth: list[str], iclr_of: list[str]) -> tuple[float, float]:
     top1 = top3 = 0
     for row, gold in zip(scores, truth, strict=True):
         distinct: list[str] = []
@@ -77,6 +88,46 @@ def _accuracy(scores: np.ndarray, truth: list[str], iclr_of: list[str]) -> tuple
     return top1 / len(truth), top3 / len(truth)
 
 
+def kg_areas(taxonomy: fieldmod.Taxonomy) -> tuple[tuple[str, ...], list[str]]:
+    """kg's broad areas, and the ICLR area each maps to ("" if none)."""
+    labels = area_labels()
+    areas, iclr_of = [], []
+    for t in taxonomy.top_level():
+        matches = taxonomy.effective_matches(t.key)
+        areas.append(t.key)
+        iclr_of.append(labels.get(matches[0][1], "") if matches else "")
+    return tuple(areas), iclr_of
+
+
+def features(
+    gold: Sequence[GoldPaper | Paper], scorer: fieldmod.FieldScorer, keywords: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each paper's embedding, zero-shot field scores and zero-shot area scores.
+
+    The text is what ``kg eval`` scores: title, then abstract; with ``keywords``
+    the paper's author keywords go between them (an ablation, not what kg does).
+    """
+    texts, sentence_lists = [], []
+    for g in gold:
+        text = clean(g.text)
+        lead = [g.title or "", "; ".join(g.keywords or ()) if keywords else ""]
+        texts.append(". ".join([*(x for x in lead if x), text]))
+        sentence_lists.append(sentences(text) or [text])
+    scores = fieldmod.paper_scores(texts, sentence_lists, scorer)
+    raw = np.stack([s.raw for s in scores])
+    return np.stack([s.doc for s in scores]), raw, scorer.area_raw(raw)
+
+
+def kg_labels(truth: list[str], area_raw: np.ndarray, iclr_of: list[str]) -> np.ndarray:
+    """Per paper, of the kg areas that map to its ICLR area, the one zero-shot ranks highest."""
+    return np.array(
+        [
+            max((a for a in range(len(iclr_of)) if iclr_of[a] == t), key=lambda a: area_raw[i, a])
+            for i, t in enumerate(truth)
+        ]
+    )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=DATA)
@@ -85,46 +136,25 @@ def main() -> int:
 
     gold = [g for g in load_gold(args.data) if g.area]
     taxonomy = fieldmod.load_taxonomy()
-    labels = area_labels()
-    tops = taxonomy.top_level()
-    areas = tuple(t.key for t in tops)
-    iclr_of = []
-    for t in tops:
-        matches = taxonomy.effective_matches(t.key)
-        iclr_of.append(labels.get(matches[0][1], "") if matches else "")
-    unmapped = sorted({g.area for g in gold} - set(iclr_of))
+    areas, iclr_of = kg_areas(taxonomy)
+    unmapped = sorted({g.area or "" for g in gold} - set(iclr_of))
     if unmapped:
         print(f"no kg area maps to {unmapped}; fix ontology/fields.ttl", file=sys.stderr)
         return 1
 
     print(f"embedding {len(gold)} papers ...", file=sys.stderr)
     scorer = fieldmod.FieldScorer.from_taxonomy(taxonomy, load_model(), area_model=None)
-    texts, sentence_lists = [], []
-    for g in gold:
-        text = clean(g.text)
-        texts.append(f"{g.title}. {text}" if g.title else text)
-        sentence_lists.append(sentences(text) or [text])
-    scores = fieldmod.paper_scores(texts, sentence_lists, scorer)
-    doc = np.stack([s.doc for s in scores])
-    raw = np.stack([s.raw for s in scores])
-    area_raw = scorer.area_raw(raw)
+    doc, raw, area_raw = features(gold, scorer)
     truth = [g.area or "" for g in gold]
-    # The label: of the kg areas that map to the paper's ICLR area, the one
-    # the zero-shot scores rank highest.
-    y = np.array(
-        [
-            max((a for a in range(len(areas)) if iclr_of[a] == t), key=lambda a: area_raw[i, a])
-            for i, t in enumerate(truth)
-        ]
-    )
+    y = kg_labels(truth, area_raw, iclr_of)
 
     folds = StratifiedKFold(FOLDS, shuffle=True, random_state=SEED)
     oof = np.zeros((len(gold), len(areas)))
     for train, test in folds.split(doc, truth):
-        model = _train(doc[train], raw[train], y[train], areas)
+        model = train(doc[train], raw[train], y[train], areas)
         oof[test] = model.log_scores(doc[test], raw[test], area_raw[test])
-    zero_shot = _accuracy(area_raw, truth, iclr_of)
-    top1, top3 = _accuracy(oof, truth, iclr_of)
+    zero_shot = accuracy(area_raw, truth, iclr_of)
+    top1, top3 = accuracy(oof, truth, iclr_of)
 
     # Calibration: probability of the true ICLR area (summed over its kg areas).
     member = np.array([[iclr_of[a] == t for a in range(len(areas))] for t in truth])
@@ -151,7 +181,7 @@ def main() -> int:
                 f"mean p {best[sel].mean():.2f}, accuracy {right[sel].mean():.2f}"
             )
 
-    model = _train(doc, raw, y, areas)
+    model = train(doc, raw, y, areas)
     digest = hashlib.sha256(args.data.read_bytes()).hexdigest()
     info = {
         "trained_on": args.data.name,
