@@ -1,62 +1,36 @@
-"""Measure extraction against gold annotations.
+"""Measure extraction against gold annotations (``kg eval``).
 
-Gold format: JSON Lines, one object per paper.
-
-- ``abstract`` (or ``text``): the paper's text, required; ``id`` (or
-  ``doc_key``) and ``title`` are optional.
-- ``methods``, ``problems``, ``fields``: lists of gold concept strings. A list
-  that is absent is not scored for that paper; an empty list is (every
-  prediction of that kind is then a false positive).
-- SciERC records are read as they are: ``entities`` ``[{text, type}]`` gives
-  ``methods`` (type ``Method``) and ``problems`` (type ``Task``); the other
-  types, ``Generic`` included, are ignored. PTB tokens (``-LRB-``, spaces
-  before punctuation, ````` quotes) are undone before matching.
-- ICLR records: ``primary_area`` is the gold area (top-1/top-3 accuracy of the
-  ICLR areas that the predicted fields map to) and ``keywords`` are the
-  author keywords (recall among everything extracted).
-
-Matching rule (lenient, document level): both strings are normalised
-(PTB undone, casefolded, ``'s`` dropped, hyphens and punctuation turned into
-spaces, spaces collapsed, last word singularised). A prediction matches a
-gold concept when the normalised strings are equal (also when equal once
-spaces are removed: "non-convex" = "nonconvex"), or when their content-word
-sets have Jaccard similarity >= 0.6; content words are the words, each
-singularised, minus stop words and the generic head nouns of
-:data:`HEAD_NOUNS` ("method", "task", "model", ...). Matching is one to one
-within a paper, by maximum bipartite matching (Hopcroft-Karp, networkx), so a
-duplicate prediction, or one that fits two gold concepts, earns one credit.
-Gold concepts are deduplicated after normalisation. A prediction is one
-extracted mention; an acronym with an expansion matches when either form
-does, and is still one prediction.
+The gold format is in :mod:`kg.gold`, the matching rule in :mod:`kg.matching`.
+Predictors (kg itself, or plain KeyBERT as a baseline) turn papers into
+:class:`Prediction` s, and :func:`score` counts them against the gold.
 
 Precision, recall and F1 are micro-averaged: matches, predictions and gold
 concepts are summed over papers first.
-
-Example::
-
-    >>> match(["Support Vector Machines", "SVM", "CRF -LRB- conditional random field -RRB-"],
-    ...       ["support vector machine", "CRF (conditional random field)"])
-    2
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import re
 import time
-import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
-import networkx as nx
-
-from kg.candidates import singular
 from kg.embed import load_model
 from kg.errors import InputError
+from kg.gold import GoldPaper, load_gold
+from kg.matching import (
+    HEAD_NOUNS,
+    JACCARD,
+    Predicted,
+    align,
+    match,
+    normalise_term,
+    same_concept,
+    unique_gold,
+)
 from kg.model import Kind, Mention, Paper
 from kg.text import clean
 
@@ -70,6 +44,7 @@ __all__ = [
     "Counts",
     "AreaAccuracy",
     "Report",
+    # re-exported from kg.gold and kg.matching, where they live
     "HEAD_NOUNS",
     "JACCARD",
     "normalise_term",
@@ -86,273 +61,8 @@ __all__ = [
     "report_json",
 ]
 
-JACCARD = 0.6
-# Generic heads that say what kind of thing a phrase is, not which thing.
-HEAD_NOUNS = frozenset(
-    {"method", "approach", "problem", "task", "model", "framework", "algorithm", "system",
-     "technique"}
-)  # fmt: skip
-# Function words only: a content word such as "system" or "computer" must count.
-_STOP_WORDS = frozenset(
-    {
-        "a", "an", "the", "of", "for", "in", "on", "at", "to", "from", "by", "with", "without",
-        "and", "or", "nor", "but", "as", "into", "onto", "over", "under", "via", "per", "than",
-        "then", "that", "this", "these", "those", "it", "its", "their", "our", "we", "which",
-        "who", "whose", "what", "when", "where", "while", "is", "are", "was", "were", "be", "been",
-        "being", "has", "have", "had", "do", "does", "did", "not", "no", "can", "could", "may",
-        "might", "will", "would", "should", "between", "among", "through", "across", "about",
-        "against", "within", "upon", "both", "each", "either", "such", "other", "some", "any",
-        "all", "more", "most", "very", "also", "only",
-    }
-)  # fmt: skip
-_PTB = {
-    "-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}",
-    "``": '"', "''": '"',
-}  # fmt: skip
 FIGURES = ("method+problem", "method", "problem", "field", "keyword")
 _BATCH = 64
-
-
-# --- matching --------------------------------------------------------------
-
-
-@lru_cache(maxsize=65536)
-def normalise_term(text: str) -> str:
-    """The form two concept strings are compared in.
-
-    >>> normalise_term("Conditional Random Fields -LRB- CRFs -RRB-")
-    'conditional random fields crf'
-    >>> normalise_term("the model 's multi-view stereo")
-    'the model multi view stereo'
-    """
-    for token, plain in _PTB.items():
-        text = text.replace(token, plain)
-    text = unicodedata.normalize("NFKC", text).casefold()
-    text = re.sub(r"\s?['’]s\b", "", text)
-    words = re.sub(r"[\W_]+", " ", text).split()
-    if words:
-        words[-1] = singular(words[-1])
-    return " ".join(words)
-
-
-@lru_cache(maxsize=65536)
-def _content(norm: str) -> frozenset[str]:
-    words = (singular(w) for w in norm.split())
-    return frozenset(w for w in words if w not in _STOP_WORDS and w not in HEAD_NOUNS)
-
-
-def _same(a: str, b: str) -> bool:
-    """:func:`same_concept` on already normalised strings."""
-    if a == b or a.replace(" ", "") == b.replace(" ", ""):
-        return bool(a)
-    ca, cb = _content(a), _content(b)
-    if not ca or not cb:
-        return False
-    return len(ca & cb) / len(ca | cb) >= JACCARD
-
-
-def same_concept(prediction: str, gold: str) -> bool:
-    """Whether two strings name the same concept under the matching rule.
-
-    >>> same_concept("optical flow estimation", "optical flow")
-    True
-    >>> same_concept("machine translation system", "machine translation")
-    True
-    >>> same_concept("neural machine translation", "machine learning")
-    False
-    """
-    return _same(normalise_term(prediction), normalise_term(gold))
-
-
-@dataclass(frozen=True)
-class Predicted:
-    """One predicted concept: its surface forms, any of which may match.
-
-    A mention is ``Predicted(("SGD", "stochastic gradient descent"))`` when the
-    paper defines the acronym; a field is its label and alt labels.
-    """
-
-    forms: tuple[str, ...]
-
-    @classmethod
-    def of(cls, value: Predicted | str) -> Predicted:
-        return value if isinstance(value, Predicted) else cls((value,))
-
-    @property
-    def text(self) -> str:
-        return self.forms[0] if self.forms else ""
-
-
-def _unique_gold(gold: Iterable[str]) -> list[tuple[str, str]]:
-    """``(gold string, normalised)`` once per normalised form, first spelling kept."""
-    seen: dict[str, str] = {}
-    for g in gold:
-        norm = normalise_term(g)
-        if norm and norm not in seen:
-            seen[norm] = g
-    return [(g, norm) for norm, g in seen.items()]
-
-
-def align(
-    predictions: Sequence[Predicted | str], gold: Sequence[str]
-) -> tuple[list[tuple[Predicted, str]], list[Predicted], list[str]]:
-    """One-to-one alignment of one paper's predictions with its gold concepts.
-
-    Returns:
-        ``(matched pairs, unmatched predictions, unmatched gold)``, gold
-        deduplicated after normalisation; pairs and leftovers keep input order.
-    """
-    preds = [Predicted.of(p) for p in predictions]
-    golds = _unique_gold(gold)
-    G = nx.Graph()
-    top = [("p", i) for i in range(len(preds))]
-    G.add_nodes_from(top)
-    G.add_nodes_from(("g", j) for j in range(len(golds)))
-    for i, p in enumerate(preds):
-        norms = [normalise_term(f) for f in p.forms]
-        for j, (_, g) in enumerate(golds):
-            if any(_same(n, g) for n in norms):
-                G.add_edge(("p", i), ("g", j))
-    mate = nx.bipartite.hopcroft_karp_matching(G, top_nodes=top) if G.number_of_edges() else {}
-    pairs = [(preds[i], golds[mate[("p", i)][1]][0]) for i in range(len(preds)) if ("p", i) in mate]
-    extra = [preds[i] for i in range(len(preds)) if ("p", i) not in mate]
-    missed = [golds[j][0] for j in range(len(golds)) if ("g", j) not in mate]
-    return pairs, extra, missed
-
-
-def match(predictions: Sequence[Predicted | str], gold: Sequence[str]) -> int:
-    """Number of gold concepts matched one to one by ``predictions``.
-
-    >>> match(["neural networks", "neural network", "NN"], ["neural network"])
-    1
-    """
-    return len(align(predictions, gold)[0])
-
-
-# --- gold ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GoldPaper:
-    """One gold record; a ``None`` list is not scored for this paper."""
-
-    id: str
-    text: str
-    source: str
-    title: str | None = None
-    methods: tuple[str, ...] | None = None
-    problems: tuple[str, ...] | None = None
-    fields: tuple[str, ...] | None = None
-    area: str | None = None
-    keywords: tuple[str, ...] | None = None
-
-    @property
-    def scorable(self) -> bool:
-        return any(
-            x is not None
-            for x in (self.methods, self.problems, self.fields, self.area, self.keywords)
-        )
-
-
-_GOLD_HELP = (
-    "each line must be one JSON object with 'abstract' (or 'text') and gold lists "
-    "'methods', 'problems' and/or 'fields', SciERC 'entities', or ICLR 'primary_area'/'keywords'"
-)
-
-
-def load_gold(path: str | Path, limit: int | None = None) -> list[GoldPaper]:
-    """Read a gold file (see the module docstring for the format).
-
-    Args:
-        path: A JSON Lines file.
-        limit: Keep only the first ``limit`` records.
-
-    Raises:
-        InputError: The file is missing, unreadable or not UTF-8, a line is
-            not a JSON object, a field has the wrong type, or no record kept
-            has anything to score.
-    """
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(f"{path}: no such file; pass a JSON Lines file of gold annotations")
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read file ({exc.strerror}); check permissions") from exc
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not valid UTF-8; re-save the file as UTF-8") from exc
-    records: list[GoldPaper] = []
-    for number, line in enumerate(text.split("\n"), start=1):
-        if limit is not None and len(records) >= limit:
-            break
-        if not line.strip():
-            continue
-        source = f"{path}:{number}"
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(
-                f"{source}: not valid JSON ({exc.msg} at column {exc.colno}); {_GOLD_HELP}"
-            ) from exc
-        if not isinstance(value, dict):
-            raise InputError(f"{source}: found a JSON {type(value).__name__}; {_GOLD_HELP}")
-        records.append(_gold_record(value, source, len(records)))
-    if not any(r.scorable for r in records):
-        where = f"the first {limit} records of " if limit is not None else ""
-        raise InputError(f"{where}{path}: no scorable records; {_GOLD_HELP}")
-    return records
-
-
-def _gold_record(value: dict[str, Any], source: str, index: int) -> GoldPaper:
-    text = value.get("abstract", value.get("text"))
-    if not isinstance(text, str) or not text.strip():
-        raise InputError(f"{source}: record has no abstract; give its text in 'abstract' or 'text'")
-    methods = _strings(value, "methods", source)
-    problems = _strings(value, "problems", source)
-    if value.get("entities") is not None:
-        entities = _entities(value["entities"], source)
-        if methods is None:
-            methods = tuple(t for t, kind in entities if kind == "Method")
-        if problems is None:
-            problems = tuple(t for t, kind in entities if kind == "Task")
-    keywords = value.get("keywords")
-    if isinstance(keywords, str):
-        keywords = re.split(r"[;,]", keywords)
-    area = value.get("primary_area")
-    if area is not None and not isinstance(area, str):
-        raise InputError(f"{source}: 'primary_area' must be a string")
-    raw_id = value.get("id", value.get("doc_key"))
-    title = value.get("title")
-    return GoldPaper(
-        id=str(raw_id) if raw_id is not None else str(index + 1),
-        text=text.strip(),
-        source=source,
-        title=title.strip() or None if isinstance(title, str) else None,
-        methods=methods,
-        problems=problems,
-        fields=_strings(value, "fields", source),
-        area=area.strip() or None if area else None,
-        keywords=_strings({"keywords": keywords}, "keywords", source),
-    )
-
-
-def _strings(value: Mapping[str, Any], name: str, source: str) -> tuple[str, ...] | None:
-    items = value.get(name)
-    if items is None:
-        return None
-    if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
-        raise InputError(f"{source}: '{name}' must be a list of strings")
-    return tuple(x.strip() for x in items if x.strip())
-
-
-def _entities(items: Any, source: str) -> list[tuple[str, str]]:
-    ok = isinstance(items, list) and all(
-        isinstance(e, dict) and isinstance(e.get("text"), str) and isinstance(e.get("type"), str)
-        for e in items
-    )
-    if not ok:
-        raise InputError(f"{source}: 'entities' must be a list of objects with 'text' and 'type'")
-    return [(e["text"], e["type"]) for e in items]
 
 
 # --- predictions -----------------------------------------------------------
@@ -562,7 +272,7 @@ class Report:
 
 
 def _counts(predictions: Sequence[Predicted], gold: Sequence[str]) -> Counts:
-    n_gold = len(_unique_gold(gold))
+    n_gold = len(unique_gold(gold))
     return Counts(1, n_gold, len(predictions), match(predictions, gold))
 
 
