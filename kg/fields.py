@@ -285,7 +285,8 @@ def load_taxonomy(path: str | Path | None = None) -> Taxonomy:
 # Scoring
 
 # Weights of the evidence combined into a field's raw score; set by hand on
-# one half of the ICLR 2024 dev set (see bench/eval_fields.py), not learned.
+# one half of the ICLR 2024 dev set (bench/eval_fields.py, since removed: see
+# git history), not learned.
 _W_DOC = 0.5  # abstract vs field definition
 _W_SENT = 0.3  # best single sentence vs field definition
 _W_LABEL = 0.2  # abstract vs field labels
