@@ -22,6 +22,7 @@ __all__ = [
     "tokens",
     "is_generic",
     "names_quantity",
+    "lower_case_words",
     "head",
     "singular",
     "looks_like_name",
@@ -540,8 +541,20 @@ def _spans(words: list[str], max_len: int) -> Iterable[list[str]]:
             yield words[i:j]
 
 
+def lower_case_words(texts: Iterable[str]) -> frozenset[str]:
+    """The words ``texts`` write in lower case (hyphenated words whole).
+
+    >>> sorted(lower_case_words(["Neural nets", "spiking neural networks"]))
+    ['nets', 'networks', 'neural', 'spiking']
+    """
+    return frozenset(w for t in texts for w in re.findall(r"(?<![\w-])[a-z][a-z-]*", t))
+
+
 def candidates(
-    sentences: list[str], max_words: int = 4, terms: frozenset[str] = frozenset()
+    sentences: list[str],
+    max_words: int = 4,
+    terms: frozenset[str] = frozenset(),
+    ordinary: frozenset[str] = frozenset(),
 ) -> list[Candidate]:
     """Every candidate phrase of an abstract, first occurrence first.
 
@@ -549,6 +562,9 @@ def candidates(
     trimmed away, but not when the whole phrase is an established term: one
     of ``terms`` (lower-case; kg passes its field labels, such as "large
     language models") or the expansion of an acronym the abstract defines.
+    A capital at the start of a sentence is dropped from a word the abstract
+    also writes in lower case, or that is one of ``ordinary`` (kg passes the
+    words its field labels write in lower case, such as "neural").
 
     >>> [c.text for c in candidates(["SGD provably achieves last-iterate convergence."])]
     ['SGD', 'last-iterate', 'last-iterate convergence']
@@ -560,7 +576,7 @@ def candidates(
     expansions = {e.lower(): a for a, e in defined.items()}
     # Words the abstract also writes in lower case: a capital on them at the
     # start of a sentence is not part of the name ("Spatial cognition").
-    lower_words = {w for s in sentences for w in re.findall(r"(?<![\w-])[a-z][a-z-]*", s)}
+    lower_words = lower_case_words(sentences) | ordinary
 
     seen: dict[str, Candidate] = {}
     for index, sentence in enumerate(sentences):

@@ -34,6 +34,7 @@ from kg.candidates import (
     candidates,
     head,
     looks_like_name,
+    lower_case_words,
     names_quantity,
 )
 from kg.classify import CLASSES, CandidateClassifier, features, load_classifier
@@ -119,12 +120,11 @@ class Extractor:
         self.field_scorer = fieldmod.FieldScorer.from_taxonomy(self.taxonomy, embedder)
         # Multi-word field names are established terms: "large language models"
         # keeps its "large".
-        self._terms = frozenset(
-            label.lower()
-            for f in self.taxonomy.fields
-            for label in (f.label, *f.alt_labels)
-            if " " in label
-        )
+        labels = [label for f in self.taxonomy.fields for label in (f.label, *f.alt_labels)]
+        self._terms = frozenset(label.lower() for label in labels if " " in label)
+        # Words the field labels write in lower case are ordinary words: "Neural
+        # networks" at the start of a sentence is "neural networks".
+        self._ordinary = lower_case_words(labels)
         self._prototypes = dict(
             zip(_PROTOTYPES, embedder.embed(list(_PROTOTYPES.values())), strict=True)
         )
@@ -179,7 +179,10 @@ class Extractor:
         self, papers: Sequence[Paper], sentence_lists: Sequence[list[str]]
     ) -> list[CandidateTable]:
         """Each paper's selectable candidates, KeyBERT relevance and classifier features."""
-        found = (candidates(ss, self.settings.max_words, self._terms) for ss in sentence_lists)
+        found = (
+            candidates(ss, self.settings.max_words, self._terms, self._ordinary)
+            for ss in sentence_lists
+        )
         cand_lists = [[c for c in _merge_acronyms(cs) if _selectable(c)] for cs in found]
         relevances = self._relevance(papers, cand_lists)
         tables = []

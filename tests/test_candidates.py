@@ -158,3 +158,15 @@ def test_quantities_and_assumptions_are_neither_methods_nor_problems():
     assert names_quantity("Weibull marginals")
     assert not names_quantity("Kalman filter")
     assert not names_quantity("RB-Bound")  # a name stays whatever its last word
+
+
+def test_words_the_taxonomy_writes_in_lower_case_lose_a_sentence_initial_capital():
+    sentence = ["Neural fields render glacier surfaces."]
+    assert "Neural fields" in texts(sentence)
+    lowered = {c.text for c in candidates(sentence, ordinary=frozenset({"neural"}))}
+    assert "neural fields" in lowered and "Neural fields" not in lowered
+    named = {
+        c.text
+        for c in candidates(["Kalman filters track glaciers."], ordinary=frozenset({"neural"}))
+    }
+    assert "Kalman filters" in named
