@@ -88,3 +88,30 @@ def test_rules_only_extraction_still_types_every_paper(fake_embedder):
     result = Extractor(fake_embedder, classifier=None).extract(papers())
     for paper in papers():
         assert {m.kind for m in result[paper.id]} == set(Kind), result[paper.id]
+
+
+def test_a_proposed_name_keeps_the_confidence_such_names_earn():
+    import numpy as np
+
+    from kg.candidates import Candidate
+    from kg.classify import EMBEDDING_DIM, FEATURE_NAMES, CandidateClassifier
+    from kg.extract import CandidateTable, _classified
+
+    # A classifier that doubts everything: "not a concept" with probability 0.8.
+    doubtful = CandidateClassifier(
+        coef=np.zeros((3, len(FEATURE_NAMES))),
+        intercept=np.log([0.8, 0.1, 0.1]),
+        mean=np.zeros(len(FEATURE_NAMES) - EMBEDDING_DIM),
+        scale=np.ones(len(FEATURE_NAMES) - EMBEDDING_DIM),
+        thresholds={"method": 0.5, "problem": 0.5},
+        trained_on="a test",
+    )
+    cands = [
+        Candidate("Quokka-Net", 0, Kind.METHOD, proposed=True),
+        Candidate("message passing", 0, Kind.METHOD, proposed=True),
+    ]
+    table = CandidateTable(cands, [0.5, 0.5], np.zeros((2, len(FEATURE_NAMES))))
+    scored = {s.candidate.text: s for s in _classified(table, doubtful)}
+    assert scored["Quokka-Net"].kind is Kind.METHOD
+    assert scored["Quokka-Net"].prob == pytest.approx(0.7)
+    assert scored["message passing"].prob == pytest.approx(0.2)
