@@ -395,6 +395,10 @@ def _plural_noun(word: str) -> bool:
     return word.islower() and singular(word) != word and "-" not in word
 
 
+# Adverbs of time that can close a run of nouns ("predict the target label later").
+_TIME_ADVERBS = frozenset("later earlier afterwards thereafter beforehand anymore".split())
+
+
 def _trim(words: list[str]) -> list[str]:
     """Drop weak modifiers at the start and participles/adjectives at the end."""
     while words and _is_weak(words[0]):
@@ -407,10 +411,6 @@ def _trim(words: list[str]) -> list[str]:
     ):
         words = words[:-1]
     return words
-
-
-# Adverbs of time that can close a run of nouns ("predict the target label later").
-_TIME_ADVERBS = frozenset("later earlier afterwards thereafter beforehand anymore".split())
 
 
 def looks_like_name(word: str) -> bool:
