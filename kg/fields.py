@@ -402,6 +402,13 @@ class FieldScorer:
         return {f.key: i for i, f in enumerate(self.taxonomy.fields)}
 
     @cached_property
+    def _area_of(self) -> list[int]:
+        """Per field (taxonomy order), the position of its broad area in ``top_level()``."""
+        tax = self.taxonomy
+        position = {t.key: a for a, t in enumerate(tax.top_level())}
+        return [position[tax.root(f.key).key] for f in tax.fields]
+
+    @cached_property
     def _area_groups(self) -> list[list[int]]:
         """Per broad area, its own row followed by its topics' rows."""
         tax = self.taxonomy
@@ -469,7 +476,6 @@ def _choose(
     # A field the abstract names ("we study federated learning") is a field of
     # the paper even when its area ranks low; it carries its area's probability.
     chosen = {key for key, _, _ in out}
-    area_of = {t.key: a for a, t in enumerate(tops)}
     named = [i for i, f in enumerate(tax.fields) if scores.hits[i] > 0 and f.key not in chosen]
     for i in sorted(named, key=lambda i: (-raw[i], i))[:_MAX_NAMED]:
         f = tax.fields[i]
@@ -477,7 +483,7 @@ def _choose(
             (s for s in sentences if any(p.search(s) for p in scorer.patterns[i])),
             sentences[best_sent[i]],
         )
-        out.append((f.key, float(probs[area_of[tax.root(f.key).key]]), said))
+        out.append((f.key, float(probs[scorer._area_of[i]]), said))
     return out
 
 
