@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from train_fields import FOLDS, SEED, accuracy, features, kg_areas, kg_labels, train  # noqa: E402
 
 from kg import fields as fieldmod  # noqa: E402
-from kg.area_model import log_softmax  # noqa: E402
+from kg.area_model import load_area_model, log_softmax  # noqa: E402
 from kg.embed import load_model  # noqa: E402
 from kg.evaluate import load_gold  # noqa: E402
 from kg.ingest import read_papers  # noqa: E402
@@ -60,12 +60,13 @@ def _cv(
 ) -> np.ndarray:
     """Out-of-fold area scores; ``extra`` is unlabelled (doc, raw, area_raw) to self-train on."""
     y = kg_labels(truth, area_raw, iclr_of)
+    temperature = load_area_model().temperature  # the shipped model's calibration
     oof = np.zeros((len(truth), len(areas)))
     for fit, held in StratifiedKFold(FOLDS, shuffle=True, random_state=SEED).split(doc, truth):
         model = train(doc[fit], raw[fit], y[fit], areas)
         if extra is not None:
             u_doc, u_raw, u_area = extra
-            p = np.exp(log_softmax(model.log_scores(u_doc, u_raw, u_area) / 3.4))
+            p = np.exp(log_softmax(model.log_scores(u_doc, u_raw, u_area) / temperature))
             keep = p.max(axis=1) >= CONFIDENT
             model = train(
                 np.vstack([doc[fit], u_doc[keep]]),
