@@ -36,13 +36,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from scipy.special import softmax  # noqa: E402
 from train_fields import FOLDS, SEED, accuracy, features, kg_areas, kg_labels, train  # noqa: E402
 
-from kg import fields as fieldmod  # noqa: E402
-from kg.area_model import load_area_model, log_softmax  # noqa: E402
-from kg.embed import load_model  # noqa: E402
-from kg.evaluate import load_gold  # noqa: E402
+from kg.evaluate.gold import load_gold  # noqa: E402
+from kg.extract import fields as fieldmod  # noqa: E402
+from kg.extract import load_model  # noqa: E402
+from kg.extract.area_model import load_area_model  # noqa: E402
 from kg.ingest import read_papers  # noqa: E402
+from kg.taxonomy import load_taxonomy  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 CONFIDENT = 0.7
@@ -66,7 +68,7 @@ def _cv(
         model = train(doc[fit], raw[fit], y[fit], areas)
         if extra is not None:
             u_doc, u_raw, u_area = extra
-            p = np.exp(log_softmax(model.log_scores(u_doc, u_raw, u_area) / temperature))
+            p = softmax(model.log_scores(u_doc, u_raw, u_area) / temperature, axis=-1)
             keep = p.max(axis=1) >= CONFIDENT
             model = train(
                 np.vstack([doc[fit], u_doc[keep]]),
@@ -99,7 +101,7 @@ def main() -> int:
     args = ap.parse_args()
 
     gold = [g for g in load_gold(args.data) if g.area]
-    taxonomy = fieldmod.load_taxonomy()
+    taxonomy = load_taxonomy()
     areas, iclr_of = kg_areas(taxonomy)
     scorer = fieldmod.FieldScorer.from_taxonomy(taxonomy, load_model(), area_model=None)
     truth = [g.area or "" for g in gold]

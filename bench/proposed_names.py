@@ -6,7 +6,7 @@
 kg types a phrase after "we propose/introduce/call ..." as a method it
 proposes. Its confidence is the candidate classifier's probability that the
 phrase is a concept at all; for names (GINOP, Dual-MTP) that probability is
-too low, and ``kg/extract.py`` raises it to the rate printed here for the
+too low, and ``kg/extract/select.py`` raises it to the rate printed here for the
 doubted ones (classifier probability < 0.5). Reads SciERC's training split,
 which the classifier was trained on; the development split stays unread.
 """
@@ -22,10 +22,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kg.candidates import looks_like_name  # noqa: E402
-from kg.embed import load_model  # noqa: E402
-from kg.evaluate import load_gold, same_concept  # noqa: E402
-from kg.extract import Extractor  # noqa: E402
+from kg.evaluate.gold import load_gold  # noqa: E402
+from kg.evaluate.matching import same_concept  # noqa: E402
+from kg.extract import Extractor, load_model  # noqa: E402
+from kg.lexicon import looks_like_name  # noqa: E402
 from kg.model import Kind, Paper  # noqa: E402
 from kg.text import clean, sentences  # noqa: E402
 

@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kg import export, view  # noqa: E402
+from kg import export  # noqa: E402
 from kg.build import assemble  # noqa: E402
 from kg.ingest import read_papers  # noqa: E402
 
@@ -62,12 +62,12 @@ def main() -> None:
 
         built = assemble([source], progress=progress)
         marks["assembled"] = time.perf_counter()
-        G = built.view_graph
+        G = built.graph
         files = {
             "kg.ttl": export.turtle_text(built.rdf),
             "graph.graphml": export.graphml_text(G),
             "graph.json": export.json_text(G),
-            "index.html": view.render_html(G, "bench"),
+            "index.html": export.render_html(G, "bench"),
         }
         export.write_files(Path(tmp) / "out", files)
         marks["written"] = time.perf_counter()
@@ -86,7 +86,7 @@ def main() -> None:
     kg = built.kg
     print(
         f"{n} papers, {len(kg.concepts)} concepts, {len(kg.links)} links, "
-        f"{built.shares.number_of_edges()} shared-concept edges, {len(built.rdf)} triples"
+        f"{len(built.kg.edges)} shared-concept edges, {len(built.rdf)} triples"
     )
     for name, seconds in stages.items():
         print(f"  {name:<18} {seconds:8.1f} s")

@@ -8,7 +8,7 @@ Task, else *none*. The model is a multinomial logistic regression; the
 decision thresholds are chosen by 5-fold cross-validation on the training
 split to maximise document-level Method+Task F1. SciERC's development split
 is never read here: it is what ``kg eval`` reports on. Writes
-``kg/models/candidate_classifier.json``.
+``kg/extract/models/candidate_classifier.json``.
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from sklearn.model_selection import KFold
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kg.classify import _HAND_FEATURES, CLASSES, CandidateClassifier  # noqa: E402
-from kg.embed import load_model  # noqa: E402
-from kg.evaluate import Predicted, load_gold, match, same_concept  # noqa: E402
-from kg.extract import Extractor  # noqa: E402
+from kg.evaluate.gold import load_gold  # noqa: E402
+from kg.evaluate.matching import Predicted, match, same_concept  # noqa: E402
+from kg.extract import Extractor, load_model  # noqa: E402
+from kg.extract.classify import _HAND_FEATURES, CLASSES, CandidateClassifier  # noqa: E402
 from kg.model import Paper  # noqa: E402
 from kg.text import clean, sentences  # noqa: E402
 

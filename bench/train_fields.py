@@ -1,4 +1,4 @@
-"""Train kg's area model (``kg/models/area_model.json``) on ICLR 2024 primary areas.
+"""Train kg's area model (``kg/extract/models/area_model.json``) on ICLR 2024 primary areas.
 
     .venv/bin/python bench/train_fields.py [--data ../shared/data/iclr2024_dev.jsonl]
 
@@ -36,11 +36,14 @@ from sklearn.model_selection import StratifiedKFold
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kg import fields as fieldmod  # noqa: E402
-from kg.area_model import DEFAULT_AREA_MODEL, AreaModel, log_softmax  # noqa: E402
-from kg.embed import load_model  # noqa: E402
-from kg.evaluate import GoldPaper, area_labels, load_gold  # noqa: E402
+from scipy.special import softmax  # noqa: E402
+
+from kg.evaluate.gold import GoldPaper, load_gold  # noqa: E402
+from kg.extract import fields as fieldmod  # noqa: E402
+from kg.extract import load_model  # noqa: E402
+from kg.extract.area_model import DEFAULT_AREA_MODEL, AreaModel  # noqa: E402
 from kg.model import Paper  # noqa: E402
+from kg.taxonomy import Taxonomy, load_taxonomy  # noqa: E402
 from kg.text import clean, sentences  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "iclr2024_dev.jsonl"
@@ -88,9 +91,9 @@ def accuracy(scores: np.ndarray, truth: list[str], iclr_of: list[str]) -> tuple[
     return top1 / len(truth), top3 / len(truth)
 
 
-def kg_areas(taxonomy: fieldmod.Taxonomy) -> tuple[tuple[str, ...], list[str]]:
+def kg_areas(taxonomy: Taxonomy) -> tuple[tuple[str, ...], list[str]]:
     """kg's broad areas, and the ICLR area each maps to ("" if none)."""
-    labels = area_labels()
+    labels = taxonomy.targets
     areas, iclr_of = [], []
     for t in taxonomy.top_level():
         matches = taxonomy.effective_matches(t.key)
@@ -135,7 +138,7 @@ def main() -> int:
     args = ap.parse_args()
 
     gold = [g for g in load_gold(args.data) if g.area]
-    taxonomy = fieldmod.load_taxonomy()
+    taxonomy = load_taxonomy()
     areas, iclr_of = kg_areas(taxonomy)
     unmapped = sorted({g.area or "" for g in gold} - set(iclr_of))
     if unmapped:
@@ -160,11 +163,11 @@ def main() -> int:
     member = np.array([[iclr_of[a] == t for a in range(len(areas))] for t in truth])
 
     def nll(temperature: float) -> float:
-        p = np.exp(log_softmax(oof / temperature))
+        p = softmax(oof / temperature, axis=-1)
         return float(-np.log(np.maximum((p * member).sum(axis=1), 1e-12)).mean())
 
     temperature = float(minimize_scalar(nll, bounds=(0.2, 10.0), method="bounded").x)
-    p = np.exp(log_softmax(oof / temperature))
+    p = softmax(oof / temperature, axis=-1)
     best = p.max(axis=1)
     right = member[np.arange(len(gold)), p.argmax(axis=1)]
     bins = [(lo, hi) for lo, hi in ((0, 0.4), (0.4, 0.6), (0.6, 0.8), (0.8, 1.01))]

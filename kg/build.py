@@ -1,7 +1,7 @@
 """The whole build: input files -> papers -> concepts -> graphs -> output files.
 
-Plain orchestration of the stage modules; :mod:`kg.cli` only wraps
-:func:`build` with progress on stderr and a summary line.
+Plain orchestration of the stages; :mod:`kg.cli` only wraps :func:`build`
+with progress on stderr and a summary line.
 """
 
 from __future__ import annotations
@@ -13,39 +13,28 @@ from pathlib import Path
 import networkx as nx
 from rdflib import Graph
 
-from kg import export, view
+from kg import export
 from kg.concepts import canonicalize
-from kg.embed import Embedder, load_model
-from kg.extract import Extractor, Settings
-from kg.fields import load_taxonomy
-from kg.graph import (
-    KnowledgeGraph,
-    concept_graph,
-    paper_labels,
-    shared_concept_graph,
-    to_rdf,
-    view_graph,
-)
+from kg.extract import Embedder, Extractor, Settings, load_model
+from kg.graph import knowledge_graph, to_networkx, to_rdf
 from kg.ingest import read_papers
-from kg.model import Kind, Paper
+from kg.model import Kind, KnowledgeGraph, Paper
+from kg.taxonomy import load_taxonomy
 
 __all__ = ["Built", "BuildResult", "assemble", "build", "OUTPUT_FILES"]
 
 OUTPUT_FILES = ("kg.ttl", "graph.graphml", "graph.json", "index.html")
 
+Progress = Callable[[str, int, int], None]
+
 
 @dataclass(frozen=True)
 class Built:
-    """A knowledge graph in memory, in every form the exports need."""
+    """A knowledge graph in memory: the hand-off record and the two graphs made from it."""
 
     kg: KnowledgeGraph
-    concept_graph: nx.Graph  # bipartite papers-concepts
-    shares: nx.Graph  # papers joined by shared methods and problems
     rdf: Graph
-
-    @property
-    def view_graph(self) -> nx.Graph:
-        return view_graph(self.concept_graph, self.shares)
+    graph: nx.Graph  # papers, concepts, mentions and shared-concept edges
 
 
 @dataclass(frozen=True)
@@ -65,7 +54,7 @@ def assemble(
     embedder: Embedder | None = None,
     taxonomy_path: str | Path | None = None,
     settings: Settings | None = None,
-    progress: Callable[[str, int, int], None] | None = None,
+    progress: Progress | None = None,
 ) -> Built:
     """Read, extract and build the graphs of ``inputs`` without writing anything."""
     report = progress or (lambda stage, done, total: None)
@@ -83,17 +72,8 @@ def assemble(
 
     mentions = extractor.extract(papers, progress=step)
     concepts, links = canonicalize(mentions, taxonomy)
-    kg = KnowledgeGraph(
-        papers=tuple(papers),
-        concepts=tuple(concepts),
-        links=tuple(links),
-        labels=paper_labels(papers, concepts, links),
-        taxonomy=taxonomy,
-        field_iris={f.key: f.iri for f in taxonomy.fields},
-    )
-    B = concept_graph(kg)
-    P = shared_concept_graph(B)
-    return Built(kg, B, P, to_rdf(kg, P))
+    kg = knowledge_graph(papers, concepts, links, taxonomy)
+    return Built(kg, to_rdf(kg), to_networkx(kg))
 
 
 def build(
@@ -103,12 +83,13 @@ def build(
     embedder: Embedder | None = None,
     taxonomy_path: str | Path | None = None,
     settings: Settings | None = None,
-    progress: Callable[[str, int, int], None] | None = None,
+    progress: Progress | None = None,
 ) -> BuildResult:
     """Build the knowledge graph of ``inputs`` into ``out_dir``.
 
-    Nothing is written unless every stage succeeds; then all files are
-    replaced together (see :func:`kg.export.write_files`).
+    Nothing is written unless every stage succeeds and every file's content
+    has been generated; then :func:`kg.export.write_files` stages the files
+    and moves each into place (atomic per file, not yet for the directory).
 
     Args:
         inputs: Files or directories (plain-text lists, JSONL, JSON, CSV).
@@ -128,22 +109,17 @@ def build(
     )
     if progress:
         progress("writing", 0, 1)
-    G = built.view_graph
     files = {
         "kg.ttl": export.turtle_text(built.rdf),
-        "graph.graphml": export.graphml_text(G),
-        "graph.json": export.json_text(G),
-        "index.html": view.render_html(G, _heading(built.kg.papers)),
+        "graph.graphml": export.graphml_text(built.graph),
+        "graph.json": export.json_text(built.graph),
+        "index.html": export.render_html(built.graph, _heading(built.kg.papers)),
     }
     written = export.write_files(Path(out_dir), files)
     concepts = built.kg.concepts
     kinds = {k.value: sum(1 for c in concepts if c.kind is k) for k in Kind}
     return BuildResult(
-        len(built.kg.papers),
-        kinds,
-        len(built.kg.links),
-        built.shares.number_of_edges(),
-        tuple(written),
+        len(built.kg.papers), kinds, len(built.kg.links), len(built.kg.edges), tuple(written)
     )
 
 

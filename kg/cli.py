@@ -10,12 +10,42 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
 from kg.errors import KGError
 
 __all__ = ["main", "cli"]
+
+#: Exit status of a run stopped by Ctrl-C (128 + SIGINT), as shells report it.
+INTERRUPTED = 130
+
+
+class UserError(click.ClickException):
+    """A :class:`~kg.errors.KGError` at the command line: one line on stderr, status 1."""
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"kg: error: {self.message}", err=True)
+
+
+class _Interrupted(click.ClickException):
+    exit_code = INTERRUPTED
+
+    def show(self, file: Any = None) -> None:
+        click.echo("\nkg: interrupted; previous output left as it was", err=True)
+
+
+class _Group(click.Group):
+    """Turns kg's errors into click's, so they print the same however the CLI is run."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KGError as exc:
+            raise UserError(str(exc)) from exc
+        except (KeyboardInterrupt, click.exceptions.Abort) as exc:
+            raise _Interrupted("interrupted") from exc
 
 
 class _Progress:
@@ -43,7 +73,7 @@ class _Progress:
             click.echo("", err=True)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="kg")
 def cli() -> None:
     """Build knowledge graphs of research papers and query them."""
@@ -152,24 +182,10 @@ def _is_file(path: Path) -> bool:
         return False
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point: run the CLI, turning kg's errors into one-line messages."""
-    try:
-        cli.main(args=argv, prog_name="kg", standalone_mode=False)
-    except KGError as exc:
-        click.echo(f"kg: error: {exc}", err=True)
-        return 1
-    except click.exceptions.Abort:
-        click.echo("kg: interrupted; previous output left as it was", err=True)
-        return 130
-    except click.ClickException as exc:
-        exc.show()
-        return exc.exit_code
-    except KeyboardInterrupt:
-        click.echo("\nkg: interrupted; previous output left as it was", err=True)
-        return 130
-    return 0
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``kg`` command."""
+    cli.main(args=argv, prog_name="kg")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

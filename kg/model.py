@@ -3,15 +3,31 @@
 ``ingest`` makes :class:`Paper`; ``extract`` turns one paper into
 :class:`Mention` s (a pure function of the paper and its settings);
 ``concepts`` merges mentions across papers into :class:`Concept` s and
-:class:`Link` s; ``graph`` turns those into RDF and NetworkX graphs.
+:class:`Link` s; ``graph`` adds paper labels and the shared-concept
+:class:`Edge` s, giving the one hand-off record, :class:`KnowledgeGraph`,
+from which the RDF, the NetworkX graphs and every file are made.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["Kind", "Role", "Paper", "Mention", "Concept", "Link", "KindOf"]
+from kg.taxonomy import Taxonomy
+
+__all__ = [
+    "Kind",
+    "Role",
+    "Paper",
+    "Mention",
+    "Concept",
+    "Link",
+    "KindOf",
+    "SharedConcept",
+    "Edge",
+    "KnowledgeGraph",
+]
 
 
 class Kind(StrEnum):
@@ -120,3 +136,59 @@ class Link:
     role: Role
     score: float
     sentence: str
+
+
+@dataclass(frozen=True)
+class SharedConcept:
+    """One reason two papers are joined: a concept both link to, and how.
+
+    Attributes:
+        concept_key: The concept.
+        how: How the papers share it; "exact" when both link to it.
+        weight: What it adds to the edge's weight.
+    """
+
+    concept_key: str
+    how: str
+    weight: float
+
+
+@dataclass(frozen=True)
+class Edge:
+    """Two papers joined by what they share (``a < b``, paper ids).
+
+    Attributes:
+        weight: The sum of the shared concepts' weights.
+        shared: The concepts that join the papers, sorted by key.
+    """
+
+    a: str
+    b: str
+    weight: float
+    shared: tuple[SharedConcept, ...]
+
+
+@dataclass(frozen=True)
+class KnowledgeGraph:
+    """Everything a build knows, before it is turned into RDF, graphs and files.
+
+    Attributes:
+        papers: In input order.
+        concepts: Sorted by key; fields included.
+        links: One per paper-concept pair, sorted by paper then concept.
+        labels: A readable, unique label per paper id.
+        taxonomy: The field taxonomy the field concepts come from.
+        edges: Shared-concept edges, sorted by their two papers.
+    """
+
+    papers: tuple[Paper, ...]
+    concepts: tuple[Concept, ...]
+    links: tuple[Link, ...]
+    labels: Mapping[str, str]
+    taxonomy: Taxonomy
+    edges: tuple[Edge, ...] = ()
+
+    @property
+    def field_iris(self) -> dict[str, str]:
+        """Field key -> the field's IRI in the taxonomy."""
+        return {f.key: f.iri for f in self.taxonomy.fields}

@@ -17,7 +17,7 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.query import Result, ResultRow
 
 from kg.errors import QueryError
-from kg.graph import PREFIXES
+from kg.vocab import PREFIXES
 
 __all__ = ["load_graph", "run_query", "format_rows", "FORMATS"]
 

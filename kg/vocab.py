@@ -7,9 +7,9 @@ that every term here is declared there and vice versa.
 from __future__ import annotations
 
 from rdflib import Namespace, URIRef
-from rdflib.namespace import DefinedNamespace
+from rdflib.namespace import DCTERMS, PROV, SKOS, XSD, DefinedNamespace
 
-__all__ = ["KG", "KG_NS", "DATA", "ONTOLOGY_IRI"]
+__all__ = ["KG", "KG_NS", "DATA", "ONTOLOGY_IRI", "SCHEMA", "PREFIXES"]
 
 ONTOLOGY_IRI = URIRef("https://w3id.org/kg/ns")
 KG_NS = "https://w3id.org/kg/ns#"
@@ -55,3 +55,20 @@ class KG(DefinedNamespace):
     # Individuals
     extractor: URIRef  # prov:SoftwareAgent
     concepts: URIRef  # skos:ConceptScheme of extracted concepts
+
+
+SCHEMA = Namespace("https://schema.org/")
+
+#: Prefixes bound in every graph kg writes and predeclared in ``kg query``.
+PREFIXES = {
+    "kg": KG._NS,
+    "skos": SKOS,
+    "dcterms": DCTERMS,
+    "schema": SCHEMA,
+    "prov": PROV,
+    "xsd": XSD,
+    "paper": DATA["paper/"],
+    "concept": DATA["concept/"],
+    "link": DATA["link/"],
+    "field": DATA["field/"],
+}

@@ -33,15 +33,45 @@ class FakeEmbedder:
         return out / np.linalg.norm(out, axis=1, keepdims=True)
 
 
+_USER_TAXONOMY = """\
+@prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+@prefix ex: <https://example.org/topics#> .
+ex:s a skos:ConceptScheme .
+ex:Vision a skos:Concept ; skos:prefLabel "vision"@en ; skos:topConceptOf ex:s ;
+    skos:altLabel "images" ; skos:definition "Seeing with cameras." .
+ex:Detection%20Stuff a skos:Concept ; skos:prefLabel "object detection" ;
+    skos:broader ex:Vision ; skos:scopeNote "Boxes around objects." .
+ex:Language a skos:Concept ; skos:prefLabel "language"@en ; skos:topConceptOf ex:s .
+"""
+
+
+@pytest.fixture
+def user_taxonomy(tmp_path) -> Path:
+    """A small SKOS taxonomy of a user's own: two areas, one narrower topic."""
+    path = tmp_path / "mine.ttl"
+    path.write_text(_USER_TAXONOMY, encoding="utf-8")
+    return path
+
+
 @pytest.fixture(scope="session")
 def fake_embedder() -> FakeEmbedder:
     return FakeEmbedder()
 
 
+@pytest.fixture
+def fake_model(monkeypatch, fake_embedder):
+    """Commands that load the model (kg build, kg eval) get the fake embedder instead."""
+    import kg.build
+    import kg.evaluate
+
+    for module in (kg.build, kg.evaluate):
+        monkeypatch.setattr(module, "load_model", lambda: fake_embedder)
+
+
 @pytest.fixture(scope="session")
 def real_model():
     """The packaged MiniLM, loaded once per test session."""
-    from kg.embed import load_model
+    from kg.extract import load_model
 
     return load_model()
 

@@ -7,9 +7,10 @@ import json
 import numpy as np
 import pytest
 
-from kg.area_model import DEFAULT_AREA_MODEL, AreaModel, load_area_model
 from kg.errors import ModelError
-from kg.fields import Field, FieldScorer, Taxonomy, load_taxonomy
+from kg.extract.area_model import DEFAULT_AREA_MODEL, AreaModel, load_area_model
+from kg.extract.fields import FieldScorer
+from kg.taxonomy import Field, Taxonomy, load_taxonomy
 
 
 def toy_model(temperature: float = 1.0) -> AreaModel:

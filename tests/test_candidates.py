@@ -5,7 +5,10 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kg.candidates import acronyms, candidates, is_generic, names_quantity, singular
+from kg.extract.acronyms import acronyms
+from kg.extract.candidates import candidates
+from kg.extract.phrases import is_generic, names_quantity
+from kg.lexicon import singular
 from kg.model import Kind
 
 

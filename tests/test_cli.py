@@ -11,11 +11,11 @@ import re
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from rdflib import Graph
 
-import kg.build
 from kg.build import OUTPUT_FILES
-from kg.cli import main
+from kg.cli import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 ABSTRACTS = [
@@ -29,30 +29,27 @@ ABSTRACTS = [
 
 
 @pytest.fixture
-def fake_model(monkeypatch, fake_embedder):
-    monkeypatch.setattr(kg.build, "load_model", lambda: fake_embedder)
-
-
-@pytest.fixture
 def inputs(tmp_path) -> Path:
     path = tmp_path / "papers.txt"
     path.write_text("ICML 2025 Papers\n\n" + "\n\n".join(ABSTRACTS) + "\n", encoding="utf-8")
     return path
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+def run(*argv: str) -> tuple[int, str, str]:
+    """Run ``kg ARGV`` through click's test runner: exit status, stdout, stderr."""
+    result = CliRunner().invoke(cli, list(argv))
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception  # a bug, not a user error: show the traceback
+    return result.exit_code, result.stdout, result.stderr
 
 
 def snapshot(out_dir: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(out_dir.iterdir())}
 
 
-def test_build_writes_every_output_and_a_summary(capsys, fake_model, inputs, tmp_path):
+def test_build_writes_every_output_and_a_summary(fake_model, inputs, tmp_path):
     out_dir = tmp_path / "out"
-    code, out, err = run(capsys, "build", str(inputs), "--out", str(out_dir))
+    code, out, err = run("build", str(inputs), "--out", str(out_dir))
     assert code == 0, err
     assert re.search(r"^3 papers, \d+ concepts .*shared-concept edges; wrote ", out)
     assert sorted(p.name for p in out_dir.iterdir()) == sorted(OUTPUT_FILES)
@@ -62,9 +59,9 @@ def test_build_writes_every_output_and_a_summary(capsys, fake_model, inputs, tmp
     assert len(Graph().parse(out_dir / "kg.ttl")) > 0
 
 
-def test_two_builds_give_identical_files(capsys, fake_model, inputs, tmp_path):
-    run(capsys, "build", str(inputs), "--out", str(tmp_path / "a"))
-    run(capsys, "build", str(inputs), "--out", str(tmp_path / "b"))
+def test_two_builds_give_identical_files(fake_model, inputs, tmp_path):
+    run("build", str(inputs), "--out", str(tmp_path / "a"))
+    run("build", str(inputs), "--out", str(tmp_path / "b"))
     assert snapshot(tmp_path / "a") == snapshot(tmp_path / "b")
 
 
@@ -77,33 +74,32 @@ def test_two_builds_give_identical_files(capsys, fake_model, inputs, tmp_path):
     ],
 )
 def test_bad_input_is_one_clear_error_and_keeps_previous_output(
-    capsys, fake_model, inputs, tmp_path, bad, message
+    fake_model, inputs, tmp_path, bad, message
 ):
     out_dir = tmp_path / "out"
-    assert run(capsys, "build", str(inputs), "--out", str(out_dir))[0] == 0
+    assert run("build", str(inputs), "--out", str(out_dir))[0] == 0
     before = snapshot(out_dir)
     (tmp_path / "papers.pdf").write_bytes(b"%PDF-1.4")
     (tmp_path / "broken.jsonl").write_text('{"abstract": "ok"}\n{not json\n')
-    code, out, err = run(capsys, "build", str(tmp_path / bad), "--out", str(out_dir))
+    code, out, err = run("build", str(tmp_path / bad), "--out", str(out_dir))
     assert code == 1
     assert err.startswith("kg: error: ") and message in err
     assert "Traceback" not in err and out == ""
     assert snapshot(out_dir) == before
 
 
-def test_output_path_that_is_a_file_is_an_error(capsys, fake_model, inputs, tmp_path):
+def test_output_path_that_is_a_file_is_an_error(fake_model, inputs, tmp_path):
     target = tmp_path / "taken"
     target.write_text("keep me")
-    code, _, err = run(capsys, "build", str(inputs), "--out", str(target))
+    code, _, err = run("build", str(inputs), "--out", str(target))
     assert code == 1 and "not a directory" in err
     assert target.read_text() == "keep me"
 
 
-def test_query_prints_a_table(capsys, fake_model, inputs, tmp_path):
+def test_query_prints_a_table(fake_model, inputs, tmp_path):
     out_dir = tmp_path / "out"
-    run(capsys, "build", str(inputs), "--out", str(out_dir))
+    run("build", str(inputs), "--out", str(out_dir))
     code, out, err = run(
-        capsys,
         "query",
         "SELECT (COUNT(?p) AS ?n) WHERE { ?p a kg:Paper }",
         "--graph",
@@ -116,28 +112,26 @@ def test_query_prints_a_table(capsys, fake_model, inputs, tmp_path):
 @pytest.mark.parametrize(
     "query_file", sorted((ROOT / "queries").glob("*.rq")), ids=lambda p: p.name
 )
-def test_shipped_queries_run(capsys, fake_model, inputs, tmp_path, query_file):
+def test_shipped_queries_run(fake_model, inputs, tmp_path, query_file):
     out_dir = tmp_path / "out"
-    run(capsys, "build", str(inputs), "--out", str(out_dir))
+    run("build", str(inputs), "--out", str(out_dir))
     code, out, err = run(
-        capsys, "query", str(query_file), "--graph", str(out_dir / "kg.ttl"), "--format", "json"
+        "query", str(query_file), "--graph", str(out_dir / "kg.ttl"), "--format", "json"
     )
     assert code == 0, err
     assert isinstance(json.loads(out), list)
 
 
-def test_query_errors_are_clear(capsys, tmp_path):
-    code, _, err = run(capsys, "query", "SELECT ?x", "--graph", str(tmp_path / "none.ttl"))
+def test_query_errors_are_clear(tmp_path):
+    code, _, err = run("query", "SELECT ?x", "--graph", str(tmp_path / "none.ttl"))
     assert code == 1 and "kg build" in err
     graph = tmp_path / "g.ttl"
     graph.write_text("<urn:a> <urn:b> <urn:c> .\n")
-    code, _, err = run(capsys, "query", "SELECT ?x WHERE { ?x", "--graph", str(graph))
+    code, _, err = run("query", "SELECT ?x WHERE { ?x", "--graph", str(graph))
     assert code == 1 and "SPARQL syntax error" in err and "Traceback" not in err
 
 
 def test_every_command_is_in_the_readme():
-    from kg.cli import cli
-
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for name in cli.commands:
         assert f"kg {name}" in readme, f"`kg {name}` is not documented in README.md"

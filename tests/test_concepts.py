@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from kg.concepts import canonicalize, slug, variant_key
-from kg.fields import load_taxonomy
 from kg.model import Kind, Mention, Role
+from kg.taxonomy import load_taxonomy
 
 
 @pytest.fixture(scope="module")

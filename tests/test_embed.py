@@ -7,9 +7,9 @@ import os
 import numpy as np
 import pytest
 
-import kg.embed
-from kg.embed import Memo, MiniLM
+import kg.extract.embed
 from kg.errors import ModelError
+from kg.extract.embed import Memo, MiniLM
 
 
 class Counting:
@@ -35,7 +35,7 @@ def test_memo_gives_the_same_vectors_and_embeds_each_text_once(fake_embedder):
 
 
 def test_altered_weights_are_refused(monkeypatch):
-    monkeypatch.setattr(kg.embed, "MODEL_SHA256", "0" * 64)
+    monkeypatch.setattr(kg.extract.embed, "MODEL_SHA256", "0" * 64)
     with pytest.raises(ModelError, match="sha256"):
         MiniLM()
 

@@ -11,22 +11,14 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
-import kg.evaluate
-from kg.cli import main
+from kg.cli import cli
 from kg.errors import InputError
-from kg.evaluate import (
-    GoldPaper,
-    KgPredictor,
-    Predicted,
-    Prediction,
-    align,
-    load_gold,
-    match,
-    normalise_term,
-    same_concept,
-    score,
-)
+from kg.evaluate.gold import GoldPaper, load_gold
+from kg.evaluate.matching import Predicted, align, match, normalise_term, same_concept
+from kg.evaluate.predictors import KgPredictor, Prediction
+from kg.evaluate.scoring import score
 from kg.model import Mention, Role
 
 
@@ -179,7 +171,7 @@ def test_area_accuracy_top1_and_top3():
 
 
 def test_kg_mentions_become_predictions_with_iclr_areas():
-    from kg.fields import load_taxonomy
+    from kg.taxonomy import load_taxonomy
 
     class Stub:
         taxonomy = load_taxonomy()
@@ -279,15 +271,12 @@ def test_load_limit_and_errors(tmp_path):
 # --- the command -----------------------------------------------------------
 
 
-@pytest.fixture
-def fake_model(monkeypatch, fake_embedder):
-    monkeypatch.setattr(kg.evaluate, "load_model", lambda: fake_embedder)
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+def run(*argv: str) -> tuple[int, str, str]:
+    """Run ``kg ARGV`` through click's test runner: exit status, stdout, stderr."""
+    result = CliRunner().invoke(cli, list(argv))
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception  # a bug, not a user error: show the traceback
+    return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.fixture
@@ -311,39 +300,39 @@ def gold_file(tmp_path) -> Path:
     )
 
 
-def test_cli_eval_prints_the_table(capsys, fake_model, gold_file):
-    code, out, err = run(capsys, "eval", str(gold_file))
+def test_cli_eval_prints_the_table(fake_model, gold_file):
+    code, out, err = run("eval", str(gold_file))
     assert code == 0, err
     assert "method+problem" in out and "area accuracy" in out and "keyword recall" in out
     assert "extracting" in err
 
 
-def test_cli_eval_json_and_baseline(capsys, fake_model, gold_file):
-    code, out, err = run(capsys, "eval", str(gold_file), "--json", "--limit", "1")
+def test_cli_eval_json_and_baseline(fake_model, gold_file):
+    code, out, err = run("eval", str(gold_file), "--json", "--limit", "1")
     assert code == 0, err
     data = json.loads(out)
     assert data["papers"] == 1 and set(data["figures"]) == {"method+problem", "method", "problem"}
     assert all(0 <= v["f1"] <= 1 for v in data["figures"].values())
-    code, out, err = run(capsys, "eval", str(gold_file), "--baseline", "keybert", "--json")
+    code, out, err = run("eval", str(gold_file), "--baseline", "keybert", "--json")
     assert code == 0, err
     data = json.loads(out)
     assert set(data["figures"]) == {"method+problem", "keyword"} and data["areas"] is None
     assert "does not type" in data["notes"][0]
 
 
-def test_cli_eval_bad_file_is_one_line(capsys, fake_model, tmp_path):
+def test_cli_eval_bad_file_is_one_line(fake_model, tmp_path):
     bad = tmp_path / "broken.jsonl"
     bad.write_text('{"abstract": "x", "methods": []}\n{"abstract": \n')
-    code, out, err = run(capsys, "eval", str(bad))
+    code, out, err = run("eval", str(bad))
     assert code == 1 and out == ""
     assert err.startswith("kg: error: ") and f"{bad}:2" in err and "Traceback" not in err
-    code, _, err = run(capsys, "eval", str(tmp_path / "missing.jsonl"))
+    code, _, err = run("eval", str(tmp_path / "missing.jsonl"))
     assert code == 1 and "missing.jsonl" in err
 
 
 @pytest.mark.model
-def test_eval_on_scierc_sample_with_real_model(capsys, shared_data):
-    code, out, err = run(capsys, "eval", str(shared_data / "scierc_dev.jsonl"), "--limit", "5",
+def test_eval_on_scierc_sample_with_real_model(shared_data):
+    code, out, err = run("eval", str(shared_data / "scierc_dev.jsonl"), "--limit", "5",
                          "--json")  # fmt: skip
     assert code == 0, err
     data = json.loads(out)

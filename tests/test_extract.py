@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kg.candidates import is_generic
 from kg.extract import Extractor
+from kg.extract.phrases import is_generic
 from kg.model import Kind, Paper, Role
 from kg.text import clean
 
@@ -75,7 +75,7 @@ def test_real_model_finds_proposed_methods_problems_and_fields(real_model):
 
 
 def test_an_abbreviated_name_is_a_method_unless_it_names_a_task():
-    from kg.extract import _acronym_kind
+    from kg.extract.select import _acronym_kind
 
     assert _acronym_kind("Proximal Policy Optimization") is Kind.METHOD
     assert _acronym_kind("Stochastic Variational Inference") is Kind.METHOD
@@ -93,9 +93,10 @@ def test_rules_only_extraction_still_types_every_paper(fake_embedder):
 def test_a_proposed_name_keeps_the_confidence_such_names_earn():
     import numpy as np
 
-    from kg.candidates import Candidate
-    from kg.classify import EMBEDDING_DIM, FEATURE_NAMES, CandidateClassifier
-    from kg.extract import CandidateTable, _classified
+    from kg.extract.candidates import Candidate
+    from kg.extract.classify import FEATURE_NAMES, CandidateClassifier
+    from kg.extract.embed import EMBEDDING_DIM
+    from kg.extract.select import CandidateTable, classified
 
     # A classifier that doubts everything: "not a concept" with probability 0.8.
     doubtful = CandidateClassifier(
@@ -111,7 +112,7 @@ def test_a_proposed_name_keeps_the_confidence_such_names_earn():
         Candidate("message passing", 0, Kind.METHOD, proposed=True),
     ]
     table = CandidateTable(cands, [0.5, 0.5], np.zeros((2, len(FEATURE_NAMES))))
-    scored = {s.candidate.text: s for s in _classified(table, doubtful)}
+    scored = {s.candidate.text: s for s in classified(table, doubtful)}
     assert scored["Quokka-Net"].kind is Kind.METHOD
     assert scored["Quokka-Net"].prob == pytest.approx(0.7)
     assert scored["message passing"].prob == pytest.approx(0.2)

@@ -1,47 +1,12 @@
-"""Tests for kg.fields: the shipped SKOS taxonomy, user taxonomies, assignment."""
+"""Field assignment: zero-shot scores, the area model, evidence sentences."""
 
 from __future__ import annotations
-
-import re
 
 import numpy as np
 import pytest
 
-from kg.embed import Embedder
-from kg.errors import TaxonomyError
-from kg.fields import (
-    DEFAULT_TAXONOMY,
-    Field,
-    FieldScorer,
-    Taxonomy,
-    assign_fields,
-    assign_fields_batch,
-    load_taxonomy,
-)
-
-ICLR = "https://w3id.org/kg/iclr2024-area/"
-ICLR_AREAS = {
-    "representation learning for computer vision, audio, language, and other modalities",
-    "generative models",
-    "general machine learning (i.e., none of the above)",
-    "unsupervised, self-supervised, semi-supervised, and supervised representation learning",
-    "reinforcement learning",
-    "societal considerations including fairness, safety, privacy",
-    "optimization",
-    "learning theory",
-    "applications to physical sciences (physics, chemistry, biology, etc.)",
-    "datasets and benchmarks",
-    "transfer learning, meta learning, and lifelong learning",
-    "learning on graphs and other geometries & topologies",
-    "probabilistic methods (Bayesian methods, variational inference, sampling, UQ, etc.)",
-    "visualization or interpretation of learned representations",
-    "applications to neuroscience & cognitive science",
-    "applications to robotics, autonomy, planning",
-    "neurosymbolic & hybrid AI systems (physics-informed, logic & formal reasoning, etc.)",
-    "causal reasoning",
-    "infrastructure, software libraries, hardware, etc.",
-    "metric learning, kernel learning, and sparse coding",
-}
+from kg.extract.fields import FieldScorer, assign_fields, assign_fields_batch
+from kg.taxonomy import Field, Taxonomy, load_taxonomy
 
 
 @pytest.fixture(scope="module")
@@ -54,74 +19,8 @@ def fake_scorer(taxonomy: Taxonomy, fake_embedder) -> FieldScorer:  # type: igno
     return FieldScorer.from_taxonomy(taxonomy, fake_embedder)
 
 
-# --- the shipped taxonomy ---------------------------------------------------
-
-
-def test_shipped_taxonomy_has_two_levels(taxonomy: Taxonomy) -> None:
-    tops = taxonomy.top_level()
-    assert len(tops) >= 13
-    assert all(taxonomy.children(t.key) for t in tops)
-    assert all(taxonomy.by_key(f.broader).broader is None for f in taxonomy.fields if f.broader)
-    for key in ("optimization", "reinforcement-learning", "generative-models", "diffusion-models"):
-        assert taxonomy.by_key(key).label
-    assert taxonomy.by_key("diffusion-models").broader == "generative-models"
-
-
-def test_shipped_fields_have_labels_and_descriptions(taxonomy: Taxonomy) -> None:
-    for f in taxonomy.fields:
-        assert f.label and f.description, f.key
-        assert re.fullmatch(r"[A-Za-z0-9._~-]+", f.key), f.key
-        assert f.iri == "https://w3id.org/kg/field/" + f.key
-    assert len({f.key for f in taxonomy.fields}) == len(taxonomy.fields)
-
-
-def test_every_broad_area_maps_to_an_iclr_area(taxonomy: Taxonomy) -> None:
-    for top in taxonomy.top_level():
-        rels = {rel for rel, iri in top.matches if iri.startswith(ICLR)}
-        assert rels & {"closeMatch", "broadMatch"}, top.key
-
-
-def test_all_iclr_areas_are_declared_and_reachable(taxonomy: Taxonomy) -> None:
-    import rdflib
-    from rdflib.namespace import SKOS
-
-    graph = rdflib.Graph().parse(DEFAULT_TAXONOMY)
-    declared = {
-        str(s): str(o)
-        for s, o in graph.subject_objects(SKOS.prefLabel)
-        if (s, SKOS.inScheme, rdflib.URIRef(ICLR)) in graph
-    }
-    assert set(declared.values()) == ICLR_AREAS
-    reached = {iri for f in taxonomy.fields for _, iri in f.matches}
-    assert set(declared) <= reached
-    # The ICLR areas are mapping targets, not fields of kg's own taxonomy.
-    assert not any(f.iri.startswith(ICLR) for f in taxonomy.fields)
-
-
-def test_no_broader_cycles(taxonomy: Taxonomy) -> None:
-    for f in taxonomy.fields:
-        chain = [a.key for a in taxonomy.ancestors(f.key)]
-        assert f.key not in chain and len(chain) == len(set(chain))
-
-
-# --- user taxonomies and broken files ---------------------------------------
-
-USER_TTL = """\
-@prefix skos: <http://www.w3.org/2004/02/skos/core#> .
-@prefix ex: <https://example.org/topics#> .
-ex:s a skos:ConceptScheme .
-ex:Vision a skos:Concept ; skos:prefLabel "vision"@en ; skos:topConceptOf ex:s ;
-    skos:altLabel "images" ; skos:definition "Seeing with cameras." .
-ex:Detection%20Stuff a skos:Concept ; skos:prefLabel "object detection" ;
-    skos:broader ex:Vision ; skos:scopeNote "Boxes around objects." .
-ex:Language a skos:Concept ; skos:prefLabel "language"@en ; skos:topConceptOf ex:s .
-"""
-
-
-def test_user_taxonomy_from_turtle(tmp_path, fake_embedder) -> None:  # type: ignore[no-untyped-def]
-    path = tmp_path / "mine.ttl"
-    path.write_text(USER_TTL)
-    tax = load_taxonomy(path)
+def test_user_taxonomy_from_turtle(user_taxonomy, fake_embedder) -> None:  # type: ignore[no-untyped-def]
+    tax = load_taxonomy(user_taxonomy)
     assert {f.key for f in tax.top_level()} == {"Vision", "Language"}
     det = tax.children("Vision")[0]
     assert det.key == "Detection-20Stuff"
@@ -130,49 +29,6 @@ def test_user_taxonomy_from_turtle(tmp_path, fake_embedder) -> None:  # type: ig
     scorer = FieldScorer.from_taxonomy(tax, fake_embedder)
     out = assign_fields("We detect objects in images.", ["We detect objects in images."], scorer)
     assert out and {k for k, _, _ in out} <= {"Vision", "Detection-20Stuff", "Language"}
-
-
-@pytest.mark.parametrize(
-    ("text", "problem"),
-    [
-        (
-            "@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\nex:a a skos:Concept .\n",
-            "parse",
-        ),
-        ("@prefix ex: <https://e.org/> .\nex:a ex:b ex:c .\n", "no skos:Concept"),
-        (
-            "@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n"
-            "<https://e.org/a> a skos:Concept .\n",
-            "prefLabel",
-        ),
-        (
-            "@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n"
-            "@prefix ex: <https://e.org/> .\n"
-            'ex:a a skos:Concept ; skos:prefLabel "a" ; skos:broader ex:b .\n'
-            'ex:b a skos:Concept ; skos:prefLabel "b" ; skos:broader ex:a .\n',
-            "cycle",
-        ),
-    ],
-)
-def test_broken_taxonomy_names_file_and_problem(tmp_path, text: str, problem: str) -> None:  # type: ignore[no-untyped-def]
-    path = tmp_path / "broken.ttl"
-    path.write_text(text)
-    with pytest.raises(TaxonomyError) as err:
-        load_taxonomy(path)
-    assert str(path) in str(err.value)
-    assert problem in str(err.value)
-
-
-def test_parse_error_names_the_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    path = tmp_path / "bad.ttl"
-    path.write_text('@prefix ex: <https://e.org/> .\nex:a ex:b ex:c .\nex:a ex:b "open .\n')
-    with pytest.raises(TaxonomyError, match=rf"{re.escape(str(path))}:3"):
-        load_taxonomy(path)
-
-
-def test_missing_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    with pytest.raises(TaxonomyError, match="not found"):
-        load_taxonomy(tmp_path / "nope.ttl")
 
 
 # --- assignment with the fake embedder --------------------------------------
@@ -214,16 +70,12 @@ def test_batch_equals_single(fake_scorer: FieldScorer) -> None:
     assert batch == [assign_fields(t, s, fake_scorer) for t, s in zip(texts, sents, strict=True)]
 
 
-def test_fake_embedder_is_an_embedder(fake_embedder) -> None:  # type: ignore[no-untyped-def]
-    assert isinstance(fake_embedder, Embedder)
-
-
 # --- the real model ---------------------------------------------------------
 
 
 @pytest.mark.model
 def test_real_model_obvious_cases(taxonomy: Taxonomy) -> None:
-    from kg.embed import load_model
+    from kg.extract import load_model
 
     scorer = FieldScorer.from_taxonomy(taxonomy, load_model())
     papers = {
@@ -251,7 +103,7 @@ def test_real_model_obvious_cases(taxonomy: Taxonomy) -> None:
 def test_a_field_the_text_names_is_kept_even_when_its_area_ranks_low(
     fake_embedder,  # type: ignore[no-untyped-def]
 ) -> None:
-    from kg.fields import PaperScores, _choose
+    from kg.extract.fields import PaperScores, _choose
 
     tax = Taxonomy(
         (

@@ -1,19 +1,19 @@
-"""RDF and NetworkX graphs: the projection's invariants, labels, RDF round trip."""
+"""The graph stage: shared-concept edges, paper labels, RDF and NetworkX from one record."""
 
 from __future__ import annotations
 
 import itertools
 
-import networkx as nx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rdflib import Graph
 from rdflib.compare import graph_diff, isomorphic, to_isomorphic
 
-from kg.fields import load_taxonomy
-from kg.graph import KnowledgeGraph, concept_graph, paper_labels, shared_concept_graph, to_rdf
+from kg.graph import knowledge_graph, paper_iri, paper_labels, shares_graph, to_networkx, to_rdf
 from kg.model import Concept, Kind, Link, Paper, Role
+from kg.taxonomy import load_taxonomy
+from kg.vocab import KG
 
 ROLE = {Kind.METHOD: Role.USES, Kind.PROBLEM: Role.ADDRESSES, Kind.FIELD: Role.IN_FIELD}
 
@@ -34,8 +34,7 @@ def small_kg(memberships, kinds=None, titles=None):
         for p in sorted(memberships)
         for k in sorted(memberships[p])
     )
-    labels = paper_labels(papers, concepts, links)
-    return KnowledgeGraph(papers, concepts, links, labels, taxonomy)
+    return knowledge_graph(papers, concepts, links, taxonomy)
 
 
 memberships = st.dictionaries(
@@ -47,25 +46,43 @@ memberships = st.dictionaries(
 
 @settings(max_examples=60, deadline=None)
 @given(memberships)
-def test_projection_invariants(member):
-    B = concept_graph(small_kg(member))
-    P = shared_concept_graph(B)
-    assert nx.number_of_selfloops(P) == 0
-    assert not P.is_directed()  # symmetric by construction
+def test_edges_are_the_pairs_that_share_concepts(member):
+    kg = small_kg(member)
+    edges = {(e.a, e.b): e for e in kg.edges}
+    assert all(a < b for a, b in edges)  # each pair once, never a self-loop
     for a, b in itertools.combinations(sorted(member), 2):
         common = member[a] & member[b]
-        edge = P.get_edge_data(f"paper:{a}", f"paper:{b}")
+        edge = edges.get((a, b))
         if common:
-            assert edge["weight"] == len(common)
-            assert edge["shared"] == sorted(c.upper() for c in common)
+            assert edge is not None and edge.weight == len(common)
+            assert [s.concept_key for s in edge.shared] == sorted(common)
         else:
             assert edge is None
 
 
+@settings(max_examples=30, deadline=None)
+@given(memberships)
+def test_rdf_and_networkx_carry_the_same_edges(member):
+    kg = small_kg(member)
+    P = shares_graph(kg)
+    assert {tuple(sorted(e)) for e in P.edges} == {
+        (f"paper:{e.a}", f"paper:{e.b}") for e in kg.edges
+    }
+    for e in kg.edges:
+        assert P.edges[f"paper:{e.a}", f"paper:{e.b}"]["shared"] == sorted(
+            c.upper() for c in member[e.a] & member[e.b]
+        )
+    g = to_rdf(kg)
+    pairs = {(str(s), str(o)) for s, o in g.subject_objects(KG.sharesConceptWith)}
+    expected = {(str(paper_iri(e.a)), str(paper_iri(e.b))) for e in kg.edges}
+    assert pairs == expected | {(b, a) for a, b in expected}
+    G = to_networkx(kg)
+    assert sum(d["type"] == "shares" for _, _, d in G.edges(data=True)) == len(kg.edges)
+
+
 def test_fields_do_not_make_papers_related():
     kg = small_kg({"a": {"x"}, "b": {"x"}}, kinds={"x": Kind.FIELD})
-    # a field concept key must exist in the taxonomy for RDF, but the projection ignores it
-    assert shared_concept_graph(concept_graph(kg)).number_of_edges() == 0
+    assert kg.edges == ()
 
 
 def test_untitled_papers_get_unique_readable_labels():
@@ -96,7 +113,7 @@ def test_an_untitled_paper_is_named_by_the_variant_it_studies():
 
 def test_rdf_round_trips_through_turtle():
     kg = small_kg({"a": {"m"}, "b": {"m", "q"}}, kinds={"q": Kind.PROBLEM})
-    g = to_rdf(kg, shared_concept_graph(concept_graph(kg)))
+    g = to_rdf(kg)
     again = Graph().parse(data=g.serialize(format="turtle"), format="turtle")
     if not isomorphic(g, again):
         _, only_a, only_b = graph_diff(to_isomorphic(g), to_isomorphic(again))

@@ -9,9 +9,9 @@ import pytest
 from rdflib import OWL, RDF, RDFS, Graph, URIRef
 from rdflib.namespace import SKOS
 
-from kg.fields import load_taxonomy
-from kg.graph import KnowledgeGraph, paper_labels, to_rdf
-from kg.model import Concept, Kind, Link, Paper, Role
+from kg.graph import paper_labels, to_rdf
+from kg.model import Concept, Kind, KnowledgeGraph, Link, Paper, Role
+from kg.taxonomy import load_taxonomy
 from kg.vocab import KG, KG_NS
 
 ONTOLOGY = Path(__file__).resolve().parents[1] / "ontology" / "kg.ttl"
@@ -76,7 +76,6 @@ def test_every_kg_term_in_output_is_declared(ontology):
         links,
         paper_labels(papers, concepts, links),
         taxonomy,
-        {f.key: f.iri for f in taxonomy.fields},
     )
     out = to_rdf(kg)
     used = {

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.fields import DEFAULT_TAXONOMY, shipped_ontology
+from kg.taxonomy import DEFAULT_TAXONOMY, shipped_ontology
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -39,7 +39,10 @@ def test_the_wheel_carries_every_data_file(tmp_path: Path) -> None:
     (wheel,) = tmp_path.glob("kg-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     wanted = {f"kg/ontology/{p.name}" for p in (ROOT / "ontology").glob("*.ttl")}
-    wanted |= {f"kg/models/{p.name}" for p in (ROOT / "kg" / "models").glob("*.json")}
-    wanted |= {f"kg/view_assets/{p.name}" for p in (ROOT / "kg" / "view_assets").iterdir()}
-    assert {"kg/ontology/fields.ttl", "kg/ontology/kg.ttl"} <= wanted
+    wanted |= {
+        p.relative_to(ROOT).as_posix()
+        for p in (ROOT / "kg").rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+    assert {"kg/ontology/fields.ttl", "kg/ontology/kg.ttl", "kg/lexicon/verbs.txt"} <= wanted
     assert wanted <= names, sorted(wanted - names)

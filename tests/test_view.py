@@ -14,7 +14,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from kg.view import BIG_GRAPH, MAX_SHARES_PER_PAPER, render_html
+from kg.export.html import BIG_GRAPH, MAX_SHARES_PER_PAPER, render_html
 
 CHROMIUM = "/usr/bin/chromium"
 SCRIPT = "<script>window.__pwned=1</script>"
@@ -148,7 +148,7 @@ def test_user_text_is_escaped_everywhere():
 
 
 def test_view_script_never_uses_html_sinks():
-    js = (Path(__file__).parents[1] / "kg" / "view_assets" / "view.js").read_text()
+    js = (Path(__file__).parents[1] / "kg" / "export" / "assets" / "view.js").read_text()
     assert not re.search(r"innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(", js)
 
 

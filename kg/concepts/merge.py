@@ -1,0 +1,202 @@
+"""Mentions from many papers -> canonical concepts and paper-concept links.
+
+One concept for "SGD" and "stochastic gradient descent", for "LoRA", "LoRAs"
+and "low-rank adaptation", for "non-convex" and "nonconvex": variants share a
+key (case, hyphens, spaces and a plural ending ignored), and an acronym is
+merged with the expansion a paper defines for it unless papers disagree on
+what it stands for. This is the only stage that looks across papers.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from networkx.utils import UnionFind
+
+from kg.concepts.keys import slug, variant_key
+from kg.lexicon import abbreviates, is_acronym, singular
+from kg.model import Concept, Kind, Link, Mention, Role
+from kg.taxonomy import Taxonomy
+
+__all__ = ["canonicalize"]
+
+Mentions = Mapping[str, Sequence[Mention]]
+
+
+@dataclass
+class _Group:
+    """What the papers say about one group of variant keys."""
+
+    forms: Counter[str] = field(default_factory=Counter)  # surface forms, by use
+    kinds: Counter[Kind] = field(default_factory=Counter)
+    acronyms: Counter[str] = field(default_factory=Counter)  # acronym forms, by use
+
+
+def canonicalize(mentions: Mentions, taxonomy: Taxonomy) -> tuple[list[Concept], list[Link]]:
+    """Merge every paper's mentions into concepts and one link per paper-concept pair.
+
+    Args:
+        mentions: Mentions by paper id (as :meth:`kg.extract.Extractor.extract` returns).
+        taxonomy: Where field mentions' keys are looked up.
+
+    Returns:
+        Concepts sorted by key, and links sorted by paper id then concept key.
+    """
+    meanings = _meanings(mentions)
+    group_of = _grouping(meanings)
+    groups: dict[str, _Group] = defaultdict(_Group)
+    best: dict[tuple[str, str], Mention] = {}
+    for paper_id in sorted(mentions):
+        for m in mentions[paper_id]:
+            if m.role is Role.IN_FIELD:
+                continue
+            g = group_of(m)
+            _tally(groups[g], m, meanings)
+            slot = (paper_id, g)
+            if slot not in best or _outranks(m, best[slot]):
+                best[slot] = m
+
+    concepts = _concepts(groups, taxonomy)
+    links = [
+        Link(paper_id, concepts[g].key, _role_for(m, concepts[g].kind), m.score, m.sentence)
+        for (paper_id, g), m in best.items()
+    ]
+    by_key = {c.key: c for c in concepts.values()}
+    links += _field_links(mentions, taxonomy, by_key)
+    links.sort(key=lambda link: (link.paper_id, link.concept_key))
+    return sorted(by_key.values(), key=lambda c: c.key), links
+
+
+def _meanings(mentions: Mentions) -> dict[str, set[str]]:
+    """The expansions each acronym is given across all papers (keys by variant)."""
+    meanings: dict[str, set[str]] = defaultdict(set)
+    for ms in mentions.values():
+        for m in ms:
+            if m.expansion:
+                meanings[variant_key(m.text)].add(variant_key(m.expansion))
+    _infer_meanings(mentions, meanings)
+    return meanings
+
+
+def _grouping(meanings: Mapping[str, set[str]]):  # type: ignore[no-untyped-def]
+    """A function from a mention to its group: an acronym and its one meaning are one group.
+
+    A group is named by the smallest variant key in it, so names do not depend
+    on the order in which papers were read.
+    """
+    sets = UnionFind()
+    for acr, expansions in meanings.items():
+        if len(expansions) == 1:
+            sets.union(acr, next(iter(expansions)))
+    name = {member: min(s) for s in sets.to_sets() for member in s}
+
+    def group_of(m: Mention) -> str:
+        key = variant_key(m.text)
+        if m.expansion and len(meanings.get(key, ())) > 1:
+            key = variant_key(m.expansion)  # an ambiguous acronym: trust the paper's expansion
+        return name.get(key, key)
+
+    return group_of
+
+
+def _tally(group: _Group, m: Mention, meanings: Mapping[str, set[str]]) -> None:
+    group.forms[m.text] += 1
+    if m.expansion:
+        group.forms[m.expansion] += 0  # known, but not a form the paper uses
+        if len(meanings.get(variant_key(m.text), ())) == 1:
+            group.acronyms[m.text] += 1
+    elif is_acronym(m.text):
+        group.acronyms[m.text] += 1
+    group.kinds[m.kind] += 1
+
+
+def _concepts(groups: Mapping[str, _Group], taxonomy: Taxonomy) -> dict[str, Concept]:
+    """One concept per group, with a key unique among concepts and fields."""
+    taken = {f.key for f in taxonomy.fields}
+    concepts: dict[str, Concept] = {}
+    for g in sorted(groups):
+        group = groups[g]
+        label = _preferred(group.forms, group.acronyms)
+        kind = max(group.kinds.items(), key=lambda kv: (kv[1], kv[0] is Kind.METHOD))[0]
+        key = slug(label) or "c-" + g[:12]
+        while key in taken:
+            key += "-" + kind.value[0]
+        taken.add(key)
+        alts = sorted(
+            {f for f in group.forms if f.casefold() != label.casefold()},
+            key=lambda f: (f.casefold(), f),
+        )
+        concepts[g] = Concept(key=key, label=label, kind=kind, alt_labels=tuple(alts))
+    return concepts
+
+
+def _infer_meanings(mentions: Mentions, meanings: dict[str, set[str]]) -> None:
+    """Give an acronym no paper defines the one phrase in the corpus it abbreviates.
+
+    "LoRA" in one paper and "low-rank adaptation" in another become one
+    concept; an acronym that could stand for two phrases is left alone.
+    """
+    by_initial: dict[str, dict[str, str]] = defaultdict(dict)
+    acronyms: dict[str, str] = {}
+    for ms in mentions.values():
+        for m in ms:
+            if m.role is Role.IN_FIELD:
+                continue
+            if is_acronym(m.text):
+                acronyms.setdefault(variant_key(m.text), m.text)
+            elif " " in m.text:
+                by_initial[m.text[0].lower()].setdefault(variant_key(m.text), m.text)
+    for key, acronym in sorted(acronyms.items()):
+        if meanings.get(key):
+            continue
+        options = {
+            k
+            for k, phrase in by_initial[acronym[0].lower()].items()
+            if abbreviates(acronym, phrase)
+        }
+        if len(options) == 1:
+            meanings[key] = options
+
+
+def _outranks(a: Mention, b: Mention) -> bool:
+    return (a.role is Role.PROPOSES, a.score) > (b.role is Role.PROPOSES, b.score)
+
+
+def _role_for(m: Mention, kind: Kind) -> Role:
+    if kind is Kind.PROBLEM:
+        return Role.ADDRESSES
+    return Role.PROPOSES if m.role is Role.PROPOSES else Role.USES
+
+
+def _preferred(forms: Counter[str], acronyms: Counter[str]) -> str:
+    """The label people use: a defined acronym, else the commonest form, singular first."""
+    pool = acronyms if acronyms else Counter({f: n for f, n in forms.items() if n}) or forms
+    return min(
+        pool,
+        key=lambda f: (
+            -pool[f],
+            f.split()[-1] != singular(f.split()[-1]),  # prefer the singular form
+            f[:1].isupper() and not f[1:2].isupper() and not acronyms,  # sentence-initial caps
+            len(f),
+            f,
+        ),
+    )
+
+
+def _field_links(
+    mentions: Mentions, taxonomy: Taxonomy, concepts: dict[str, Concept]
+) -> list[Link]:
+    """Field mentions become links to the taxonomy's fields (added as concepts once)."""
+    links = []
+    for paper_id, ms in mentions.items():
+        for m in ms:
+            if m.role is not Role.IN_FIELD:
+                continue
+            f = taxonomy.by_key(m.text)
+            concepts.setdefault(
+                f.key, Concept(f.key, f.label, Kind.FIELD, tuple(f.alt_labels), f.broader)
+            )
+            links.append(Link(paper_id, f.key, Role.IN_FIELD, m.score, m.sentence))
+    return links

@@ -1,0 +1,78 @@
+"""A :class:`~kg.evaluate.scoring.Report` as a plain-text table or as JSON."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from kg.evaluate.scoring import Report
+
+__all__ = ["format_report", "report_json"]
+
+
+def format_report(report: Report) -> str:
+    """A plain-text table of the report."""
+    rate = report.papers / report.seconds if report.seconds else 0.0
+    lines = [
+        f"kg eval {report.gold_path}: {report.papers} papers, system {report.system}, "
+        f"extraction {report.seconds:.1f} s ({rate:.2f} papers/s)",
+        "",
+        f"{'figure':16} {'papers':>6} {'gold':>6} {'pred':>6} {'match':>6} "
+        f"{'P':>6} {'R':>6} {'F1':>6}",
+    ]
+    for name, c in report.figures.items():
+        if name == "keyword":
+            continue
+        lines.append(
+            f"{name:16} {c.papers:6d} {c.gold:6d} {c.predicted:6d} {c.matched:6d} "
+            f"{c.precision:6.3f} {c.recall:6.3f} {c.f1:6.3f}"
+        )
+    if "keyword" in report.figures:
+        c = report.figures["keyword"]
+        lines.append(
+            f"{'keyword recall':16} {c.papers:6d} {c.gold:6d} {c.predicted:6d} {c.matched:6d} "
+            f"{'':>6} {c.recall:6.3f}"
+        )
+    if report.areas is not None:
+        a = report.areas
+        lines += [
+            "",
+            f"area accuracy    {a.papers} papers: top-1 {a.top1_accuracy:.3f} ({a.top1}), "
+            f"top-3 {a.top3_accuracy:.3f} ({a.top3})",
+        ]
+    lines += [f"note: {n}" for n in report.notes]
+    return "\n".join(lines) + "\n"
+
+
+def report_json(report: Report) -> str:
+    """The report as JSON, with precision, recall, F1 and accuracies filled in."""
+    data: dict[str, Any] = {
+        "gold": report.gold_path,
+        "system": report.system,
+        "papers": report.papers,
+        "seconds": round(report.seconds, 3),
+        "papers_per_second": round(report.papers / report.seconds, 3) if report.seconds else None,
+        "figures": {
+            name: {
+                "papers": c.papers,
+                "gold": c.gold,
+                "predicted": c.predicted,
+                "matched": c.matched,
+                "precision": round(c.precision, 4),
+                "recall": round(c.recall, 4),
+                "f1": round(c.f1, 4),
+            }
+            for name, c in report.figures.items()
+        },
+        "areas": None
+        if report.areas is None
+        else {
+            "papers": report.areas.papers,
+            "top1": report.areas.top1,
+            "top3": report.areas.top3,
+            "top1_accuracy": round(report.areas.top1_accuracy, 4),
+            "top3_accuracy": round(report.areas.top3_accuracy, 4),
+        },
+        "notes": list(report.notes),
+    }
+    return json.dumps(data, indent=2) + "\n"

@@ -1,0 +1,39 @@
+"""Papers -> typed concept mentions: methods, problems and fields, with evidence.
+
+The one stateful object is the loaded model, behind the small
+:class:`Embedder` protocol; :class:`Extractor` holds it with the taxonomy and
+the learned classifiers, and everything else is a pure function of a paper.
+
+Modules: ``phrases`` and ``acronyms`` (text into phrases), ``candidates``
+(phrases with their cues), ``embed`` and ``keywords`` (the model and KeyBERT),
+``classify`` (the learned candidate classifier), ``select`` (a paper's
+mentions), ``fields`` and ``area_model`` (field scoring), ``extractor``.
+"""
+
+from kg.extract.embed import (
+    BATCH_SIZE,
+    EMBEDDING_DIM,
+    MODEL_NAME,
+    MODEL_SHA256,
+    Embedder,
+    Memo,
+    MiniLM,
+    load_model,
+)
+from kg.extract.extractor import Extractor, Settings
+from kg.extract.keywords import keybert_model, keywords
+
+__all__ = [
+    "Extractor",
+    "Settings",
+    "Embedder",
+    "MiniLM",
+    "Memo",
+    "load_model",
+    "MODEL_NAME",
+    "MODEL_SHA256",
+    "EMBEDDING_DIM",
+    "BATCH_SIZE",
+    "keybert_model",
+    "keywords",
+]

@@ -1,0 +1,220 @@
+"""Papers -> typed concept mentions, with KeyBERT ranking kg's own candidates.
+
+For each paper the result is a pure function of the paper's text, the
+settings and the model: batching papers together (one KeyBERT call embeds
+every distinct candidate phrase once) changes speed, not results, so builds
+can be split, cached or distributed per paper.
+
+Pipeline for one abstract:
+1. :func:`kg.extract.candidates.candidates` proposes phrases that never cross
+   punctuation, function words or verbs, with lexical type cues and acronym
+   definitions;
+2. KeyBERT (with all-MiniLM-L6-v2, offline) scores every candidate by
+   similarity to the abstract;
+3. the learned classifier types them and :mod:`kg.extract.select` keeps each
+   paper's methods and problems; fields come from the taxonomy
+   (:mod:`kg.extract.fields`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+from kg.extract.candidates import Candidate, candidates
+from kg.extract.classify import CandidateClassifier, features, load_classifier
+from kg.extract.embed import BATCH_SIZE, Embedder, Memo
+from kg.extract.fields import FieldScorer, assign_fields_batch
+from kg.extract.keywords import keybert_model, keywords
+from kg.extract.select import CandidateTable, Scored, classified, merge_acronyms, select_mentions
+from kg.lexicon import lower_case_words
+from kg.model import Kind, Mention, Paper, Role
+from kg.taxonomy import Taxonomy, load_taxonomy
+from kg.text import sentences as split_sentences
+
+__all__ = ["Settings", "Extractor"]
+
+# What a method and a problem "sound like", for phrases without a lexical cue
+# when there is no classifier (the rules-only path used to train it).
+_PROTOTYPES = {
+    Kind.METHOD: "a method, algorithm, model or technique",
+    Kind.PROBLEM: "a problem, task or challenge to solve",
+}
+# Rules only: a kind with no cued phrase takes the best of this many most
+# relevant uncued phrases, at this share of its relevance.
+_FALLBACK_POOL = 10
+_FALLBACK_DISCOUNT = 0.8
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Knobs of extraction; part of what a result is a function of.
+
+    Attributes:
+        max_methods: Methods kept per paper.
+        max_problems: Problems kept per paper.
+        max_fields: Fields kept per paper (narrower topics and their areas).
+        max_words: Longest candidate phrase, in words.
+        min_relevance: Candidates less similar than this to the abstract are
+            dropped unless nothing else of their kind is left.
+        min_field_score: An area after the best is kept when its probability
+            is at least this (the best area is always kept).
+    """
+
+    max_methods: int = 8
+    max_problems: int = 5
+    max_fields: int = 3
+    max_words: int = 4
+    min_relevance: float = 0.15
+    min_field_score: float = 0.05
+
+
+class Extractor:
+    """Holds the loaded model and taxonomy; everything else is per paper."""
+
+    def __init__(
+        self,
+        embedder: Embedder,
+        taxonomy: Taxonomy | None = None,
+        settings: Settings | None = None,
+        classifier: CandidateClassifier | None | Literal["default"] = "default",
+    ) -> None:
+        self.embedder = embedder = Memo(embedder)
+        self.settings = settings or Settings()
+        self.classifier = load_classifier() if classifier == "default" else classifier
+        self.keybert = keybert_model(embedder)
+        self.taxonomy = taxonomy or load_taxonomy()
+        self.field_scorer = FieldScorer.from_taxonomy(self.taxonomy, embedder)
+        # Multi-word field names are established terms: "large language models"
+        # keeps its "large".
+        labels = [label for f in self.taxonomy.fields for label in (f.label, *f.alt_labels)]
+        self._terms = frozenset(label.lower() for label in labels if " " in label)
+        # Words the field labels write in lower case are ordinary words: "Neural
+        # networks" at the start of a sentence is "neural networks".
+        self._ordinary = lower_case_words(labels)
+        self._prototypes = dict(
+            zip(_PROTOTYPES, embedder.embed(list(_PROTOTYPES.values())), strict=True)
+        )
+
+    def extract(
+        self,
+        papers: Sequence[Paper],
+        progress: Callable[[int], None] | None = None,
+        batch_size: int = BATCH_SIZE,
+    ) -> dict[str, tuple[Mention, ...]]:
+        """Mentions for each paper id, in input order."""
+        result: dict[str, tuple[Mention, ...]] = {}
+        for start in range(0, len(papers), batch_size):
+            batch = papers[start : start + batch_size]
+            result.update(self._extract_batch(batch))
+            if progress:
+                progress(len(batch))
+        return result
+
+    def _extract_batch(self, papers: Sequence[Paper]) -> dict[str, tuple[Mention, ...]]:
+        s = self.settings
+        sentence_lists = [split_sentences(p.text) or [p.text] for p in papers]
+        tables = self.candidate_tables(papers, sentence_lists)
+        field_lists = assign_fields_batch(
+            [f"{p.title}. {p.text}" if p.title else p.text for p in papers],
+            sentence_lists,
+            self.field_scorer,
+            top_k=s.max_fields,
+            min_score=s.min_field_score,
+        )
+        limits = {Kind.METHOD: s.max_methods, Kind.PROBLEM: s.max_problems}
+        out: dict[str, tuple[Mention, ...]] = {}
+        for paper, sents, table, fields in zip(
+            papers, sentence_lists, tables, field_lists, strict=True
+        ):
+            mentions = select_mentions(self._scored(table), sents, limits, s.min_relevance)
+            mentions += [
+                Mention(text=key, role=Role.IN_FIELD, score=round(score, 4), sentence=sentence)
+                for key, score, sentence in fields
+            ]
+            out[paper.id] = tuple(mentions)
+        return out
+
+    def _scored(self, table: CandidateTable) -> list[Scored]:
+        if self.classifier is not None:
+            return classified(table, self.classifier)
+        return self._fill_missing_kinds(
+            [Scored(c, r, c.cue) for c, r in zip(table.candidates, table.relevance, strict=True)]
+        )
+
+    def candidate_tables(
+        self, papers: Sequence[Paper], sentence_lists: Sequence[list[str]]
+    ) -> list[CandidateTable]:
+        """Each paper's selectable candidates, KeyBERT relevance and classifier features."""
+        found = (
+            candidates(ss, self.settings.max_words, self._terms, self._ordinary)
+            for ss in sentence_lists
+        )
+        cand_lists = [[c for c in merge_acronyms(cs) if _selectable(c)] for cs in found]
+        relevances = self._relevance(papers, cand_lists)
+        tables = []
+        for paper, sents, cands, rel in zip(
+            papers, sentence_lists, cand_lists, relevances, strict=True
+        ):
+            # An acronym's embedding says little; its expansion speaks for it.
+            scores = [max(rel.get(c.text, 0.0), rel.get(c.expansion or "", 0.0)) for c in cands]
+            vectors = self.embedder.embed([c.expansion or c.text for c in cands])
+            tables.append(
+                CandidateTable(
+                    cands, scores, features(cands, scores, vectors, paper.text, len(sents))
+                )
+            )
+        return tables
+
+    def _relevance(
+        self, papers: Sequence[Paper], cand_lists: list[list[Candidate]]
+    ) -> list[dict[str, float]]:
+        """KeyBERT's similarity of each candidate to its abstract."""
+        by_doc = {
+            p.text: sorted({t for c in cs for t in (c.text, c.expansion) if t})
+            for p, cs in zip(papers, cand_lists, strict=True)
+        }
+        docs = [p.text for p in papers if by_doc[p.text]]
+        if not docs:
+            return [{} for _ in papers]
+        ranked = keywords(
+            self.keybert,
+            docs,
+            vectorizer=_vocabulary(by_doc),
+            top_n=max(len(v) for v in by_doc.values()),  # every candidate, ranked
+        )
+        scores = dict(zip(docs, ranked, strict=True))
+        return [dict(scores.get(p.text, [])) for p in papers]
+
+    def _fill_missing_kinds(self, scored: list[Scored]) -> list[Scored]:
+        """Type the best uncued phrase for a kind the paper has no cue for (rules only)."""
+        missing = [k for k in _PROTOTYPES if not any(s.kind is k for s in scored)]
+        pool = [s for s in scored if s.kind is None and len(s.candidate.text.split()) > 1]
+        pool = sorted(pool, key=lambda s: -s.relevance)[:_FALLBACK_POOL]
+        if not missing or not pool:
+            return scored
+        vectors = self.embedder.embed([s.candidate.text for s in pool])
+        typed = {id(s): s for s in scored}
+        for kind in missing:
+            affinity = vectors @ self._prototypes[kind]
+            best = int(np.argmax(affinity + np.array([s.relevance for s in pool])))
+            chosen = pool[best]
+            typed[id(chosen)] = Scored(
+                chosen.candidate, chosen.relevance * _FALLBACK_DISCOUNT, kind
+            )
+        return [typed[id(s)] for s in scored]
+
+
+def _vocabulary(by_doc: dict[str, list[str]]) -> Any:
+    """A vectorizer whose vocabulary of each document is exactly its candidates."""
+    from sklearn.feature_extraction.text import CountVectorizer
+
+    return CountVectorizer(analyzer=lambda doc: by_doc[doc], lowercase=False)
+
+
+def _selectable(c: Candidate) -> bool:
+    """Whether a candidate can end up chosen, so is worth embedding at all."""
+    return c.cue is not None or c.proposed or " " in c.text

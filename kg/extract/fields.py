@@ -1,0 +1,277 @@
+"""Assigning fields of the taxonomy to papers, with a score and an evidence sentence.
+
+Assignment starts zero-shot: every field is embedded once from its labels and
+definition, and each field is scored by how close its embeddings are to the
+abstract (as a whole and sentence by sentence), nudged up when the abstract
+literally names a field or one of its alt labels. For the shipped taxonomy a
+learned model (:mod:`kg.extract.area_model`) then ranks the broad areas from
+the paper embedding and those scores, with calibrated probabilities; a user's
+own taxonomy is ranked zero-shot. The result for one paper depends only on
+its text and the scorer, so builds can run in parallel and incrementally.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+from scipy.special import softmax
+
+from kg.extract.area_model import AreaModel, load_area_model
+from kg.extract.embed import Embedder
+from kg.lexicon import is_acronym
+from kg.taxonomy import Taxonomy
+
+__all__ = ["FieldScorer", "PaperScores", "assign_fields", "assign_fields_batch", "paper_scores"]
+
+# Weights of the evidence combined into a field's raw score, set by hand on one
+# half of the ICLR 2024 dev set before the area model existed (not learned);
+# bench/field_ablations.py reports what the zero-shot ranking scores with them.
+_W_DOC = 0.5  # abstract vs field definition
+_W_SENT = 0.3  # best single sentence vs field definition
+_W_LABEL = 0.2  # abstract vs field labels
+_W_LEX = 0.08  # per distinct label literally present, up to _LEX_CAP
+_LEX_CAP = 2
+_CHILD_WEIGHT = 0.7  # how much an area's score follows its best topic rather than itself
+_TEMPERATURE = 0.05  # softmax temperature that turns raw scores into [0, 1]
+_MAX_NAMED = 3  # fields added because the text names them, besides the ranked areas
+
+
+def _term_pattern(term: str) -> re.Pattern[str]:
+    # Acronyms ("GAN", "NeRF", "MoE") match case-sensitively, words do not;
+    # spaces and hyphens are interchangeable and a plural s is allowed.
+    acronym = is_acronym(term)
+    body = r"[-\s]?".join(re.escape(part) for part in re.split(r"[-\s]+", term))
+    return re.compile(rf"(?<![\w-]){body}(?:e?s)?(?![\w])", 0 if acronym else re.IGNORECASE)
+
+
+def _unit(x: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(x, axis=-1, keepdims=True)
+    return x / np.maximum(norms, 1e-12)
+
+
+@dataclass(frozen=True, eq=False)
+class FieldScorer:
+    """Field embeddings, label patterns and the area model, set up once per taxonomy.
+
+    Build with :meth:`from_taxonomy`; pass to :func:`assign_fields`.
+    """
+
+    taxonomy: Taxonomy
+    embedder: Embedder
+    definitions: np.ndarray  # (n_fields, dim), centred, unit rows
+    labels: np.ndarray  # (n_fields, dim), centred, unit rows
+    center: np.ndarray  # (dim,), mean of the field definition embeddings
+    patterns: tuple[tuple[re.Pattern[str], ...], ...] = field(repr=False)
+    area_model: AreaModel | None = field(default=None, repr=False)
+
+    @classmethod
+    def from_taxonomy(
+        cls,
+        taxonomy: Taxonomy,
+        embedder: Embedder,
+        area_model: AreaModel | None | str = "default",
+    ) -> FieldScorer:
+        """Embed every field's definition and labels (one embedder call).
+
+        Args:
+            area_model: A learned area ranking, None for zero-shot only, or
+                "default": kg's shipped model when ``taxonomy`` has exactly
+                the broad areas it was trained for (the shipped taxonomy),
+                else none.
+        """
+        fs = taxonomy.fields
+        defs = [f"{f.label}: {f.description or f.label}" for f in fs]
+        labs = ["; ".join((f.label, *f.alt_labels)) for f in fs]
+        vecs = np.asarray(embedder.embed(defs + labs), dtype=np.float32)
+        # Centring removes what all ML fields share, so cosines measure what
+        # sets one field apart from the others.
+        center = vecs[: len(fs)].mean(axis=0)
+        vecs = _unit(vecs - center)
+        patterns = tuple(
+            tuple(_term_pattern(t) for t in dict.fromkeys((f.label, *f.alt_labels))) for f in fs
+        )
+        if area_model == "default":
+            area_model = load_area_model()
+            fits = area_model.areas == tuple(t.key for t in taxonomy.top_level()) and (
+                area_model.raw_weights.shape[1] == len(fs)
+                and area_model.doc_weights.shape[1] == vecs.shape[1]
+            )
+            area_model = area_model if fits else None
+        assert not isinstance(area_model, str)
+        return cls(
+            taxonomy, embedder, vecs[: len(fs)], vecs[len(fs) :], center, patterns, area_model
+        )
+
+    def lexical_hits(self, text: str) -> np.ndarray:
+        """Number of distinct labels of each field that occur in ``text``."""
+        return np.array(
+            [sum(1 for p in pats if p.search(text)) for pats in self.patterns], dtype=np.float32
+        )
+
+    def raw_scores(
+        self, doc: np.ndarray, sents: np.ndarray, hits: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Raw field scores of one paper and, per field, the index of its best sentence."""
+        doc = _unit(doc - self.center)
+        sents = _unit(sents - self.center)
+        sent_sims = sents @ self.definitions.T  # (n_sents, n_fields)
+        raw = (
+            _W_DOC * (self.definitions @ doc)
+            + _W_SENT * sent_sims.max(axis=0)
+            + _W_LABEL * (self.labels @ doc)
+            + _W_LEX * np.minimum(hits, _LEX_CAP)
+        )
+        return raw, sent_sims.argmax(axis=0)
+
+    def area_raw(self, raw: np.ndarray) -> np.ndarray:
+        """Zero-shot score of each broad area: a blend of its own and its best topic's.
+
+        A broad area is as strong as its best topic: papers name topics more
+        often than areas. Works on one paper's scores or a batch (rows).
+        """
+        columns = [
+            (1 - _CHILD_WEIGHT) * raw[..., group[0]] + _CHILD_WEIGHT * raw[..., group].max(axis=-1)
+            for group in self._area_groups
+        ]
+        return np.stack(columns, axis=-1)
+
+    @cached_property
+    def _index(self) -> dict[str, int]:
+        """Field key -> row in the taxonomy order."""
+        return {f.key: i for i, f in enumerate(self.taxonomy.fields)}
+
+    @cached_property
+    def _area_of(self) -> list[int]:
+        """Per field (taxonomy order), the position of its broad area in ``top_level()``."""
+        tax = self.taxonomy
+        position = {t.key: a for a, t in enumerate(tax.top_level())}
+        return [position[tax.root(f.key).key] for f in tax.fields]
+
+    @cached_property
+    def _area_groups(self) -> list[list[int]]:
+        """Per broad area, its own row followed by its topics' rows."""
+        tax = self.taxonomy
+        return [[self._index[c.key] for c in (t, *tax.children(t.key))] for t in tax.top_level()]
+
+    def area_probabilities(self, doc: np.ndarray, raw: np.ndarray) -> np.ndarray:
+        """Probability of each broad area (``taxonomy.top_level()`` order)."""
+        area_raw = self.area_raw(raw)
+        if self.area_model is not None:
+            return self.area_model.probabilities(doc, raw, area_raw)
+        return np.asarray(softmax(area_raw / _TEMPERATURE, axis=-1))
+
+
+@dataclass(frozen=True)
+class PaperScores:
+    """What field assignment computed for one paper (see :func:`paper_scores`)."""
+
+    doc: np.ndarray  # the paper's embedding
+    raw: np.ndarray  # zero-shot raw score per field, taxonomy order
+    best_sentence: np.ndarray  # per field, index of its most similar sentence
+    sentences: tuple[str, ...]
+    hits: np.ndarray  # per field, how many of its labels the text uses
+
+
+def paper_scores(
+    texts: Sequence[str], sentence_lists: Sequence[Sequence[str]], scorer: FieldScorer
+) -> list[PaperScores]:
+    """Embed many papers and their sentences (one embedder call) and score every field."""
+    if len(texts) != len(sentence_lists):
+        raise ValueError("texts and sentence_lists must have the same length")
+    sents = [tuple(s) if s else (t,) for t, s in zip(texts, sentence_lists, strict=True)]
+    flat = [*texts, *(s for group in sents for s in group)]
+    vecs = np.asarray(scorer.embedder.embed(flat), dtype=np.float32)
+    out = []
+    start = len(texts)
+    for i, text in enumerate(texts):
+        n = len(sents[i])
+        hits = scorer.lexical_hits(text)
+        raw, best = scorer.raw_scores(vecs[i], vecs[start : start + n], hits)
+        out.append(PaperScores(vecs[i], raw, best, sents[i], hits))
+        start += n
+    return out
+
+
+def _choose(
+    scorer: FieldScorer, scores: PaperScores, top_k: int, min_score: float
+) -> list[tuple[str, float, str]]:
+    tax = scorer.taxonomy
+    raw, best_sent, sentences = scores.raw, scores.best_sentence, scores.sentences
+    index = scorer._index
+    tops = tax.top_level()
+    probs = scorer.area_probabilities(scores.doc, raw)
+    out: list[tuple[str, float, str]] = []
+    for rank, a in enumerate(np.argsort(-probs, kind="stable")[: max(1, top_k)]):
+        if rank > 0 and probs[a] < min_score:
+            break
+        top = tops[a]
+        kids = tax.children(top.key)
+        i_top = index[top.key]
+        if kids:
+            i_kid = max((index[c.key] for c in kids), key=lambda i: raw[i])
+            if raw[i_kid] >= raw[i_top]:
+                out.append((tax.fields[i_kid].key, float(probs[a]), sentences[best_sent[i_kid]]))
+        out.append((top.key, float(probs[a]), sentences[best_sent[i_top]]))
+    # A field the abstract names ("we study federated learning") is a field of
+    # the paper even when its area ranks low; it carries its area's probability.
+    chosen = {key for key, _, _ in out}
+    named = [i for i, f in enumerate(tax.fields) if scores.hits[i] > 0 and f.key not in chosen]
+    for i in sorted(named, key=lambda i: (-raw[i], i))[:_MAX_NAMED]:
+        f = tax.fields[i]
+        said = next(
+            (s for s in sentences if any(p.search(s) for p in scorer.patterns[i])),
+            sentences[best_sent[i]],
+        )
+        out.append((f.key, float(probs[scorer._area_of[i]]), said))
+    return out
+
+
+def assign_fields_batch(
+    texts: Sequence[str],
+    sentence_lists: Sequence[Sequence[str]],
+    scorer: FieldScorer,
+    top_k: int = 3,
+    min_score: float = 0.0,
+) -> list[list[tuple[str, float, str]]]:
+    """:func:`assign_fields` for many papers with one embedder call.
+
+    Args:
+        texts: Each paper's text (title and abstract).
+        sentence_lists: Each paper's sentences, the candidates for evidence;
+            an empty list means the whole text is the only sentence.
+        scorer: From :meth:`FieldScorer.from_taxonomy`.
+        top_k: Most broad areas per paper.
+        min_score: Areas after the first need at least this probability.
+
+    Returns:
+        Per paper, ``(field_key, score, sentence)`` best first; see
+        :func:`assign_fields`.
+    """
+    return [
+        _choose(scorer, s, top_k, min_score) for s in paper_scores(texts, sentence_lists, scorer)
+    ]
+
+
+def assign_fields(
+    text: str,
+    sentences: Sequence[str],
+    scorer: FieldScorer,
+    top_k: int = 3,
+    min_score: float = 0.0,
+) -> list[tuple[str, float, str]]:
+    """The fields of one paper, best first.
+
+    Returns up to ``top_k`` broad areas, each preceded by its best narrower
+    topic when that topic matches at least as well as the area itself, then
+    up to three more fields (areas or topics) that the text names by a label
+    or alt label. Each
+    item is ``(field_key, score, sentence)``: the score in [0, 1] is the
+    area's probability (a topic carries its area's score), and the sentence
+    is the one most similar to that field. The best area is always returned;
+    the others only with a probability of at least ``min_score``.
+    """
+    return assign_fields_batch([text], [sentences], scorer, top_k, min_score)[0]

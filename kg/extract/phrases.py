@@ -1,0 +1,153 @@
+"""Words into phrases: tokens, the runs of content words between breaks, trimming.
+
+Pure text logic over the word classes of :mod:`kg.lexicon`: a phrase never
+crosses punctuation, a function word, a verb or an adverb ("sgd provably
+achieves" cannot come out), and generic phrases ("extensive experiments")
+name no concept.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from kg.lexicon import (
+    GENERIC_NOUNS,
+    NOMINAL_ING,
+    NOT_ADVERBS_LY,
+    NOT_VERBS_ISE,
+    NOUNS_LIKE_ADJECTIVES,
+    QUANTITY_HEADS,
+    STOP_WORDS,
+    TIME_ADVERBS,
+    TOO_BROAD,
+    VERBS,
+    WEAK_MODIFIERS,
+    head,
+    looks_like_name,
+    singular,
+)
+
+__all__ = ["tokens", "chunks", "spans", "trim", "is_weak", "is_generic", "names_quantity"]
+
+# A token: letters/digits, joined by inner hyphens, slashes, apostrophes or
+# decimal points ("Clipped-SGD", "BG-0", "GPT-3.5", "vision-language").
+_TOKEN = re.compile(r"[^\W_]+(?:(?:[-/'’+]|(?<=\d)\.(?=\d))[^\W_]+)*\+*", re.UNICODE)
+# Citation keys such as "LWZ25b" or "Smith2020" are not concepts.
+_CITATION = re.compile(r"^(?:[A-Z]{2,5}\d{2}[a-z]?|[A-Z][a-z]+\d{4}[a-z]?)$")
+# Adjective endings (nouns that share them are listed in the lexicon).
+_ADJ_ENDING = re.compile(r"(?:ous|ical|ive|able|ible|ic|al|ful|less|ary)$")
+
+
+def tokens(text: str) -> list[tuple[str, int, int]]:
+    """Tokens with their character offsets.
+
+    >>> [t for t, _, _ in tokens("Clipped-SGD, under heavy-tailed noise.")]
+    ['Clipped-SGD', 'under', 'heavy-tailed', 'noise']
+    """
+    return [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+
+
+def is_weak(word: str) -> bool:
+    """A weak modifier ("novel", "large") or a stop word: nothing a concept starts with."""
+    return word.lower() in WEAK_MODIFIERS or word.lower() in STOP_WORDS
+
+
+def names_quantity(phrase: str) -> bool:
+    """Whether a phrase names a quantity or property rather than a method or problem.
+
+    >>> names_quantity("first-order regret bound"), names_quantity("Clipped-SGD")
+    (True, False)
+    """
+    return head(phrase) in QUANTITY_HEADS and not any(looks_like_name(w) for w in phrase.split())
+
+
+def is_generic(phrase: str) -> bool:
+    """True for phrases that name no concept ("theoretical results", "recent work").
+
+    >>> [is_generic(p) for p in ["extensive experiments", "novel framework", "gradient clipping"]]
+    [True, True, False]
+    """
+    words = [w.lower() for w in phrase.split()]
+    if not words:
+        return True
+    if all(is_weak(w) or singular(w).lower() in GENERIC_NOUNS for w in words):
+        return True
+    if len(words) == 1:
+        word = words[0]
+        return len(word) < 3 or word.isdigit() or singular(word).lower() in TOO_BROAD
+    return False
+
+
+def _adjective(word: str) -> bool:
+    low = word.lower().split("-")[-1]
+    return bool(_ADJ_ENDING.search(low)) and low not in NOUNS_LIKE_ADJECTIVES and not word.isupper()
+
+
+def _breaks(word: str) -> bool:
+    low = word.lower()
+    if low in STOP_WORDS or low in VERBS or _CITATION.match(word) or len(word) == 1:
+        return True
+    if low.endswith("ly") and len(low) > 4 and low not in NOT_ADVERBS_LY:
+        return True  # adverbs: "provably", "consistently"
+    if word.islower() and len(low) > 6 and low.endswith(("ize", "izes", "ise", "ises")):
+        return not low.endswith("wise") and low not in NOT_VERBS_ISE  # "incentivize"
+    return bool(re.fullmatch(r"[\d.+\-/]+", low))  # bare numbers
+
+
+def _plural_noun(word: str) -> bool:
+    """A lower-case plural ends a noun phrase ("methods outperform ...")."""
+    return word.islower() and singular(word) != word and "-" not in word
+
+
+def chunks(sentence: str) -> list[list[str]]:
+    """Maximal runs of content tokens not separated by punctuation or break words.
+
+    >>> chunks("SGD provably achieves last-iterate convergence.")
+    [['SGD'], ['last-iterate', 'convergence']]
+    """
+    sentence = re.sub(r"['’]s\b", ",", sentence)  # a possessive ends a phrase
+    runs: list[list[str]] = []
+    current: list[str] = []
+    last_end = 0
+    for tok, start, end in tokens(sentence):
+        gap = sentence[last_end:start]
+        verb_ing = tok.lower().endswith("ing") and tok.lower() not in NOMINAL_ING
+        if (
+            current
+            and current[-1].lower().endswith("ing")
+            and len(current) == 1
+            and (is_weak(tok) or _adjective(tok))
+        ):
+            current = []  # "Training powerful AI": a gerund before an adjective is a verb
+        if current and (gap.strip() or _breaks(tok) or verb_ing or _plural_noun(current[-1])):
+            runs.append(current)
+            current = []
+        if not _breaks(tok) and not verb_ing:
+            current.append(tok)
+        last_end = end
+    if current:
+        runs.append(current)
+    return runs
+
+
+def spans(words: list[str], max_len: int) -> Iterable[list[str]]:
+    """Every run of 1 to ``max_len`` consecutive words, left to right."""
+    n = len(words)
+    for i in range(n):
+        for j in range(i + 1, min(n, i + max_len) + 1):
+            yield words[i:j]
+
+
+def trim(words: list[str]) -> list[str]:
+    """Drop weak modifiers at the start and participles/adjectives at the end."""
+    while words and is_weak(words[0]):
+        words = words[1:]
+    while words and (
+        is_weak(words[-1])
+        or (words[-1].lower().endswith("ed") and "-" not in words[-1])
+        or _adjective(words[-1])
+        or words[-1].lower() in TIME_ADVERBS
+    ):
+        words = words[:-1]
+    return words

@@ -1,0 +1,49 @@
+"""Concepts and links -> the hand-off record, its RDF and its NetworkX graphs.
+
+:func:`knowledge_graph` adds what only the whole corpus knows (paper labels,
+shared-concept edges) and returns the :class:`~kg.model.KnowledgeGraph` that
+:func:`to_rdf` and :func:`to_networkx` both read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kg.graph.edges import SHARED_KINDS, shared_concept_edges
+from kg.graph.labels import paper_labels
+from kg.graph.networks import concept_graph, concept_node, paper_node, shares_graph, to_networkx
+from kg.graph.rdf import concept_iri, paper_iri, to_rdf
+from kg.model import Concept, KnowledgeGraph, Link, Paper
+from kg.taxonomy import Taxonomy
+
+__all__ = [
+    "knowledge_graph",
+    "paper_labels",
+    "shared_concept_edges",
+    "SHARED_KINDS",
+    "to_rdf",
+    "to_networkx",
+    "concept_graph",
+    "shares_graph",
+    "paper_iri",
+    "concept_iri",
+    "paper_node",
+    "concept_node",
+]
+
+
+def knowledge_graph(
+    papers: Sequence[Paper],
+    concepts: Sequence[Concept],
+    links: Sequence[Link],
+    taxonomy: Taxonomy,
+) -> KnowledgeGraph:
+    """The hand-off record: the corpus with its paper labels and shared-concept edges."""
+    return KnowledgeGraph(
+        papers=tuple(papers),
+        concepts=tuple(concepts),
+        links=tuple(links),
+        labels=paper_labels(papers, concepts, links),
+        taxonomy=taxonomy,
+        edges=shared_concept_edges(concepts, links),
+    )

@@ -1,0 +1,100 @@
+"""The hand-off record as NetworkX graphs, for analytics scripts and the views.
+
+Node ids are ``"paper:<id>"`` and ``"concept:<key>"``. :func:`concept_graph`
+is the bipartite paper-concept graph (``mentions`` edges),
+:func:`shares_graph` the papers joined by ``shares`` edges, and
+:func:`to_networkx` both in one graph, as the exports write it.
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from kg.graph.rdf import concept_iri, paper_iri
+from kg.model import KnowledgeGraph
+
+__all__ = ["concept_graph", "shares_graph", "to_networkx", "paper_node", "concept_node"]
+
+
+def paper_node(paper_id: str) -> str:
+    return f"paper:{paper_id}"
+
+
+def concept_node(key: str) -> str:
+    return f"concept:{key}"
+
+
+def concept_graph(kg: KnowledgeGraph) -> nx.Graph:
+    """Bipartite graph: paper and concept nodes, one edge per link.
+
+    Paper nodes have ``bipartite=0``, concept nodes ``bipartite=1``; edges
+    carry role, score, evidence.
+    """
+    B = nx.Graph()
+    counts: dict[str, int] = {}
+    for link in kg.links:
+        counts[link.concept_key] = counts.get(link.concept_key, 0) + 1
+    for p in kg.papers:
+        B.add_node(
+            paper_node(p.id),
+            bipartite=0,
+            type="paper",
+            id=p.id,
+            label=kg.labels[p.id],
+            title=p.title or kg.labels[p.id],
+            derived_title=not p.title,
+            abstract=p.abstract,
+            year=p.year,
+            venue=p.venue,
+            authors=list(p.authors),
+            keywords=list(p.keywords),
+            iri=str(paper_iri(p.id)),
+        )
+    field_iris = kg.field_iris
+    for c in kg.concepts:
+        B.add_node(
+            concept_node(c.key),
+            bipartite=1,
+            type="concept",
+            id=c.key,
+            kind=c.kind.value,
+            label=c.label,
+            alt_labels=list(c.alt_labels),
+            papers=counts.get(c.key, 0),
+            iri=str(concept_iri(c, field_iris)),
+        )
+    for link in kg.links:
+        B.add_edge(
+            paper_node(link.paper_id),
+            concept_node(link.concept_key),
+            type="mentions",
+            role=link.role.value,
+            score=link.score,
+            evidence=link.sentence,
+        )
+    return B
+
+
+def shares_graph(kg: KnowledgeGraph) -> nx.Graph:
+    """Papers joined by shared-concept edges: ``weight`` and ``shared`` (the concepts' labels)."""
+    label = {c.key: c.label for c in kg.concepts}
+    P = nx.Graph()
+    P.add_nodes_from(paper_node(p.id) for p in kg.papers)
+    for e in kg.edges:
+        P.add_edge(
+            paper_node(e.a),
+            paper_node(e.b),
+            weight=e.weight,
+            type="shares",
+            shared=sorted(
+                (label[s.concept_key] for s in e.shared), key=lambda s: (s.casefold(), s)
+            ),
+        )
+    return P
+
+
+def to_networkx(kg: KnowledgeGraph) -> nx.Graph:
+    """Papers, concepts, their links and the shared-concept edges in one graph."""
+    G = concept_graph(kg)
+    G.add_edges_from(shares_graph(kg).edges(data=True))
+    return G

@@ -1,0 +1,223 @@
+"""kg's English word knowledge: word classes as data, and the few tests built on them.
+
+Every word list lives once, in a text file beside this module (one file per
+class, words separated by white space, ``#`` comments), and every stage reads
+it from here: phrase chunking, concept keys, paper labels and kg eval's
+matching all agree on what a function word, a plural or an acronym is.
+
+>>> "the" in FUNCTION_WORDS, "estimator" in METHOD_HEADS
+(True, True)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+__all__ = [
+    "FUNCTION_WORDS",
+    "QUANTITY_WORDS",
+    "PHRASE_BREAKS",
+    "STOP_WORDS",
+    "VERBS",
+    "WEAK_MODIFIERS",
+    "GENERIC_NOUNS",
+    "METHOD_HEADS",
+    "PROBLEM_HEADS",
+    "QUANTITY_HEADS",
+    "METHOD_NAME_HEADS",
+    "TOO_BROAD",
+    "NOMINAL_ING",
+    "NOUNS_LIKE_ADJECTIVES",
+    "NOT_VERBS_ISE",
+    "NOT_ADVERBS_LY",
+    "TIME_ADVERBS",
+    "ABBREVIATIONS",
+    "KIND_NOUNS",
+    "COMPOUND_PARTICLES",
+    "words",
+    "singular",
+    "head",
+    "is_acronym",
+    "is_defined_acronym",
+    "looks_like_name",
+    "acronym_letters",
+    "spells",
+    "abbreviates",
+    "lower_case_words",
+]
+
+_HERE = Path(__file__).resolve().parent
+
+
+def words(name: str) -> frozenset[str]:
+    """The word class stored in ``kg/lexicon/<name>.txt``."""
+    text = (_HERE / f"{name}.txt").read_text(encoding="utf-8")
+    return frozenset(
+        w for line in text.splitlines() if not line.startswith("#") for w in line.split()
+    )
+
+
+FUNCTION_WORDS = words("function_words")
+QUANTITY_WORDS = words("quantity_words")
+PHRASE_BREAKS = words("phrase_breaks")
+VERBS = words("verbs")
+WEAK_MODIFIERS = words("weak_modifiers")
+GENERIC_NOUNS = words("generic_nouns")
+METHOD_HEADS = words("method_heads")
+PROBLEM_HEADS = words("problem_heads")
+QUANTITY_HEADS = words("quantity_heads")
+METHOD_NAME_HEADS = words("method_name_heads")
+TOO_BROAD = words("too_broad")
+NOMINAL_ING = words("nominal_ing")
+NOUNS_LIKE_ADJECTIVES = words("nouns_like_adjectives")
+NOT_VERBS_ISE = words("not_verbs_ise")
+NOT_ADVERBS_LY = words("not_adverbs_ly")
+TIME_ADVERBS = words("time_adverbs")
+ABBREVIATIONS = words("abbreviations")
+KIND_NOUNS = words("kind_nouns")
+COMPOUND_PARTICLES = words("compound_particles")
+_NOT_PLURAL = words("not_plural")
+#: Words a concept phrase never contains as written: "two methods", "the novel approach".
+STOP_WORDS = FUNCTION_WORDS | PHRASE_BREAKS | QUANTITY_WORDS
+
+# --- plurals and heads -------------------------------------------------------
+
+
+def singular(word: str) -> str:
+    """A conservative singular for a phrase's last word.
+
+    >>> [singular(w) for w in ["LoRAs", "LLMs", "models", "dynamics", "analysis", "policies"]]
+    ['LoRA', 'LLM', 'model', 'dynamics', 'analysis', 'policy']
+    """
+    low = word.lower()
+    if low in _NOT_PLURAL:
+        return word
+    if len(word) > 3 and word[-1] == "s" and word[-2].isupper():
+        return word[:-1]  # LLMs, LoRAs, GNNs
+    if len(low) <= 3 or not low.endswith("s") or low.endswith(("ss", "us", "is", "ics", "ous")):
+        return word
+    if low.endswith("ies") and len(low) > 4:
+        return word[:-3] + ("Y" if word[-3].isupper() else "y")
+    if low.endswith(("ches", "shes", "xes", "sses", "zes")):
+        return word[:-2]
+    return word[:-1]
+
+
+def head(phrase: str) -> str:
+    """The lower-cased singular last word: English noun phrases end with their head.
+
+    >>> head("heavy-tailed gradient noises")
+    'noise'
+    """
+    parts = phrase.split()
+    return singular(parts[-1]).lower() if parts else ""
+
+
+def lower_case_words(texts: Iterable[str]) -> frozenset[str]:
+    """The words ``texts`` write in lower case (hyphenated words whole).
+
+    >>> sorted(lower_case_words(["Neural nets", "spiking neural networks"]))
+    ['nets', 'networks', 'neural', 'spiking']
+    """
+    return frozenset(w for t in texts for w in re.findall(r"(?<![\w-])[a-z][a-z-]*", t))
+
+
+# --- acronyms and names ------------------------------------------------------
+
+# The shape of an acronym a paper defines in parentheses: short, letters,
+# digits and hyphens, an optional plural s ("GINOP", "BG-0", "LLMs").
+_DEFINED_ACRONYM = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]{0,14}s?")
+
+
+def is_acronym(text: str) -> bool:
+    """One word with at least two capitals: "SGD", "NeRF", "MoE", "Dual-MTP".
+
+    >>> [is_acronym(t) for t in ["SGD", "NeRF", "Transformer", "Large Language Models"]]
+    [True, True, False, False]
+    """
+    return " " not in text and sum(ch.isupper() for ch in text) >= 2
+
+
+def is_defined_acronym(token: str) -> bool:
+    """An acronym as papers define one in parentheses: "(GINOP)", "(LLMs)".
+
+    >>> is_defined_acronym("GINOP"), is_defined_acronym("a-very-long-NAME-indeed")
+    (True, False)
+    """
+    return bool(_DEFINED_ACRONYM.fullmatch(token)) and is_acronym(token)
+
+
+def looks_like_name(word: str) -> bool:
+    """Acronyms and mixed-case names: SGD, LoRA, Dual-MTP, GPT-4, BG-0.
+
+    Given a phrase, it says whether the phrase holds such a name: two capitals
+    anywhere ("post hoc OOD detection") are enough.
+
+    >>> [looks_like_name(w) for w in ["SGD", "LoRA", "Dual-MTP", "Transformer", "2-sub"]]
+    [True, True, True, False, False]
+    """
+    if not word[:1].isalpha():
+        return False
+    core = word.rstrip("s") if len(word) > 2 else word
+    upper = sum(c.isupper() for c in core)
+    return (
+        upper >= 2
+        or (upper >= 1 and any(c.isdigit() for c in core))
+        or (upper == 1 and not core[0].isupper())
+    )
+
+
+def acronym_letters(acronym: str) -> str:
+    """The letters an acronym spells, lower case, without a plural s.
+
+    >>> acronym_letters("LLMs"), acronym_letters("BG-0")
+    ('llm', 'bg0')
+    """
+    core = acronym[:-1] if acronym.endswith("s") and acronym[-2:-1].isupper() else acronym
+    return "".join(c for c in core if c.isalnum()).lower()
+
+
+def spells(letters: str, phrase_words: list[str], skips: int = 1, first: bool = True) -> bool:
+    """Whether the words, in order, supply the letters (each word a prefix).
+
+    Stop words may give no letter; so may at most ``skips`` other words
+    after the first ("Importance Weights for Shifting Means" spells ISM).
+
+    >>> spells("ism", "Importance Weights for Shifting Means".split())
+    True
+    """
+    if not letters:
+        return all(w.lower() in STOP_WORDS for w in phrase_words)
+    if not phrase_words:
+        return False
+    word, rest = phrase_words[0], phrase_words[1:]
+    parts = [p for p in re.split(r"[-/]", word) if p]
+    if len(parts) > 1:  # each part of a hyphenated word spells on its own
+        return spells(letters, parts + rest, skips, first)
+    low = word.lower()
+    if not first and low in STOP_WORDS and spells(letters, rest, skips, False):
+        return True
+    if any(
+        low[:k] == letters[:k] and spells(letters[k:], rest, skips, False)
+        for k in range(min(len(low), len(letters)), 0, -1)
+    ):
+        return True
+    return not first and skips > 0 and bool(rest) and spells(letters, rest, skips - 1, False)
+
+
+def abbreviates(acronym: str, phrase: str) -> bool:
+    """Whether ``acronym`` can stand for ``phrase``, with no word skipped.
+
+    Stricter than a definition in the text ("Low-Rank Adaptation (LoRA)"): used
+    to join an acronym and a phrase that no paper explicitly connects.
+
+    >>> abbreviates("LoRA", "low-rank adaptation"), abbreviates("GAN", "graph attention")
+    (True, False)
+    """
+    letters = acronym_letters(acronym)
+    parts = phrase.split()
+    if len(letters) < 3 or len(parts) < 2 or parts[0][:1].lower() != letters[:1]:
+        return False
+    return spells(letters, parts, skips=0)
