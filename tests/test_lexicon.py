@@ -1,0 +1,63 @@
+"""The word lists and the tests on them (more cases in the module's doctests)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import kg.lexicon as lexicon
+from kg.lexicon import abbreviates, is_acronym, is_defined_acronym, looks_like_name, spells
+
+LISTS = sorted(p.stem for p in Path(lexicon.__file__).parent.glob("*.txt"))
+
+
+@pytest.mark.parametrize("name", LISTS)
+def test_every_word_list_is_lower_case_words_each_listed_once(name):
+    text = (Path(lexicon.__file__).parent / f"{name}.txt").read_text(encoding="utf-8")
+    body = [w for line in text.splitlines() if not line.startswith("#") for w in line.split()]
+    assert body, f"{name}.txt is empty"
+    assert len(body) == len(set(body)), f"{name}.txt lists a word twice"
+    assert all(w == w.lower() for w in body), name
+    assert text.startswith("# "), f"{name}.txt should say what the class is for"
+
+
+def test_every_list_file_is_loaded_by_the_lexicon():
+    source = Path(lexicon.__file__).read_text(encoding="utf-8")
+    assert all(f'words("{name}")' in source for name in LISTS)
+
+
+def test_the_word_classes_that_break_phrases_do_not_overlap():
+    assert not lexicon.FUNCTION_WORDS & lexicon.PHRASE_BREAKS
+    assert not lexicon.QUANTITY_WORDS & (lexicon.FUNCTION_WORDS | lexicon.PHRASE_BREAKS)
+    assert not lexicon.STOP_WORDS & (lexicon.METHOD_HEADS | lexicon.PROBLEM_HEADS)
+
+
+@pytest.mark.parametrize(
+    "text, acronym, defined, name",
+    [
+        ("SGD", True, True, True),
+        ("LLMs", True, True, True),
+        ("Dual-MTP", True, True, True),
+        ("GPT-4", True, True, True),
+        ("BERT-base", True, True, True),
+        ("k-NN", True, True, True),
+        ("x1", False, False, False),
+        ("Transformer", False, False, False),
+        ("post hoc OOD detection", False, False, True),
+        ("a-very-long-NAME-indeed", True, False, True),
+    ],
+)
+def test_acronym_and_name_tests(text, acronym, defined, name):
+    assert (is_acronym(text), is_defined_acronym(text), looks_like_name(text)) == (
+        acronym,
+        defined,
+        name,
+    )
+
+
+def test_spelling_skips_function_words_and_at_most_one_other_word():
+    assert spells("ism", "Importance Weights for Shifting Means".split())
+    assert not spells("ism", "Importance Weights Wide Shifting Means".split())
+    assert abbreviates("LoRA", "low-rank adaptation")
+    assert not abbreviates("LoRA", "low-rank matrix adaptation")  # no skipped word
