@@ -24,6 +24,7 @@ __all__ = [
     "Concept",
     "Link",
     "KindOf",
+    "How",
     "SharedConcept",
     "Edge",
     "KnowledgeGraph",
@@ -117,14 +118,17 @@ class Concept:
         key: Stable identifier, safe inside an IRI ("sgd", "heavy-tailed-noise").
         label: Preferred label, the form people write.
         alt_labels: Other forms seen (expansions, plurals, spelling variants).
-        broader: For fields, the key of the broader field, if any.
+        broader: Keys of the broader concepts this one is an instance of
+            ("SGD" for "Clipped-SGD"); they may be fields of the taxonomy
+            ("bandits" for "Thompson Sampling"). A field's broader is its
+            taxonomy parent.
     """
 
     key: str
     label: str
     kind: Kind
     alt_labels: tuple[str, ...] = ()
-    broader: str | None = None
+    broader: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -138,19 +142,30 @@ class Link:
     sentence: str
 
 
+class How(StrEnum):
+    """How two papers share a concept."""
+
+    EXACT = "exact"  # both papers link to the concept
+    BROADER = "broader"  # both reach it through the concept hierarchy
+    TOPIC = "topic"  # both are in the same narrow field topic
+
+
 @dataclass(frozen=True)
 class SharedConcept:
-    """One reason two papers are joined: a concept both link to, and how.
+    """One reason two papers are joined: a concept both reach, and how.
 
     Attributes:
-        concept_key: The concept.
-        how: How the papers share it; "exact" when both link to it.
+        concept_key: The shared concept (for ``BROADER``, the common ancestor).
+        how: How the papers share it.
         weight: What it adds to the edge's weight.
+        via: The concepts of paper ``a`` and paper ``b`` it is reached from
+            (both ``concept_key`` for ``EXACT`` and ``TOPIC``).
     """
 
     concept_key: str
-    how: str
+    how: How
     weight: float
+    via: tuple[str, str] = ("", "")
 
 
 @dataclass(frozen=True)

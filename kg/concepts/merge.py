@@ -196,7 +196,10 @@ def _field_links(
                 continue
             f = taxonomy.by_key(m.text)
             concepts.setdefault(
-                f.key, Concept(f.key, f.label, Kind.FIELD, tuple(f.alt_labels), f.broader)
+                f.key,
+                Concept(
+                    f.key, f.label, Kind.FIELD, f.alt_labels, (f.broader,) if f.broader else ()
+                ),
             )
             links.append(Link(paper_id, f.key, Role.IN_FIELD, m.score, m.sentence))
     return links

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 import networkx as nx
 from networkx.algorithms import bipartite
 
-from kg.model import Concept, Edge, Kind, Link, SharedConcept
+from kg.model import Concept, Edge, How, Kind, Link, SharedConcept
 
 __all__ = ["SHARED_KINDS", "shared_concept_edges"]
 
@@ -49,6 +49,6 @@ def shared_concept_edges(
     for u, v, data in P.edges(data=True):
         common = sorted(key for _, key in set(B[u]) & set(B[v]))
         a, b = sorted((u[1], v[1]))
-        shared = tuple(SharedConcept(key, "exact", 1) for key in common)
+        shared = tuple(SharedConcept(key, How.EXACT, 1, (key, key)) for key in common)
         edges.append(Edge(a, b, data["weight"], shared))
     return tuple(sorted(edges, key=lambda e: (e.a, e.b)))
