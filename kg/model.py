@@ -17,6 +17,7 @@ from enum import StrEnum
 from kg.taxonomy import Taxonomy
 
 __all__ = [
+    "AUTHOR_KEYWORD",
     "Kind",
     "Role",
     "Paper",
@@ -29,6 +30,10 @@ __all__ = [
     "Edge",
     "KnowledgeGraph",
 ]
+
+
+#: The evidence of a link that comes from the record's author keywords, not its text.
+AUTHOR_KEYWORD = "author keyword"
 
 
 class Kind(StrEnum):
@@ -97,6 +102,9 @@ class Mention:
         sentence: The sentence of the cleaned abstract that supports it.
         expansion: The long form when the paper defines ``text`` as an
             acronym ("stochastic gradient descent" for "SGD").
+        selected: False for a phrase the paper mentions but extraction did
+            not keep; it becomes a link only if other papers mention it too
+            (:mod:`kg.concepts`).
     """
 
     text: str
@@ -104,6 +112,7 @@ class Mention:
     score: float
     sentence: str
     expansion: str | None = None
+    selected: bool = True
 
     @property
     def kind(self) -> Kind:

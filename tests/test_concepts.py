@@ -19,7 +19,12 @@ def m(text, role=Role.USES, score=0.5, expansion=None, sentence="s."):
 
 
 def by_label(concepts):
-    return {c.label: c for c in concepts}
+    return {c.label: c for c in concepts if c.kind is not Kind.FIELD}
+
+
+def own(concepts):
+    """The concepts papers name (not the fields they are placed under)."""
+    return [c for c in concepts if c.kind is not Kind.FIELD]
 
 
 def test_acronym_and_expansion_are_one_concept_with_acronym_preferred(taxonomy):
@@ -31,8 +36,7 @@ def test_acronym_and_expansion_are_one_concept_with_acronym_preferred(taxonomy):
         },
         taxonomy,
     )
-    assert len(concepts) == 1
-    (ppo,) = concepts
+    (ppo,) = own(concepts)
     assert ppo.label == "PPO"
     assert {a.lower() for a in ppo.alt_labels} == {"proximal policy optimization"}
     assert {link.paper_id for link in links} == {"a", "b", "c"}
@@ -49,7 +53,7 @@ def test_spelling_and_plural_variants_merge(taxonomy):
         taxonomy,
     )
     labels = by_label(concepts)
-    assert len(concepts) == 2
+    assert len(labels) == 2
     assert "LoRA" in labels
     assert labels["LoRA"].alt_labels == ("LoRAs",)
 
@@ -62,7 +66,7 @@ def test_ambiguous_acronym_is_not_merged_across_meanings(taxonomy):
         },
         taxonomy,
     )
-    assert len(concepts) == 2
+    assert len(own(concepts)) == 2
 
 
 def test_one_link_per_paper_and_concept_keeps_the_strongest_role(taxonomy):
@@ -82,7 +86,7 @@ def test_kind_is_the_majority_and_roles_follow_it(taxonomy):
         },
         taxonomy,
     )
-    (c,) = concepts
+    (c,) = own(concepts)
     assert c.kind is Kind.PROBLEM
     assert {link.role for link in links} == {Role.ADDRESSES}
 
@@ -113,4 +117,39 @@ def test_acronym_that_fits_two_phrases_is_not_guessed(taxonomy):
         {"a": [m("GNN")], "b": [m("graph neural network")], "c": [m("gated neural network")]},
         taxonomy,
     )
-    assert len(concepts) == 3
+    named = {c.label for c in own(concepts)}
+    assert {"GNN", "graph neural network", "gated neural network"} <= named
+    assert by_label(concepts)["GNN"].alt_labels == ()
+
+
+def test_concepts_get_the_broader_concepts_their_names_say(taxonomy):
+    concepts, _ = canonicalize(
+        {
+            "a": [m("latent-space LoRA merging")],
+            "b": [m("LoRA")],
+            "c": [m("Clipped-SGD"), m("normalized STORM method")],
+            "d": [m("SGD"), m("adaptive STORM")],
+        },
+        taxonomy,
+    )
+    labels = by_label(concepts)
+    key = {c.label: c.key for c in concepts}
+    assert labels["latent-space LoRA merging"].broader == (key["LoRA"],)
+    assert labels["Clipped-SGD"].broader == (key["SGD"],)
+    # "STORM" is named by no paper, but two concepts vary it: it is created
+    assert labels["STORM"].broader == () and labels["adaptive STORM"].broader == (key["STORM"],)
+    assert key["STORM"] in labels["normalized STORM method"].broader or (
+        labels["normalized STORM method"].broader == (key["normalized STORM"],)
+    )
+
+
+def test_a_weak_mention_links_only_when_another_paper_mentions_it(taxonomy):
+    weak = Mention("score matching", Role.USES, 0.3, "s.", selected=False)
+    alone, links = canonicalize({"a": [m("SGD"), weak]}, taxonomy)
+    assert "score matching" not in by_label(alone)
+    shared, links = canonicalize({"a": [m("SGD"), weak], "b": [m("score matching")]}, taxonomy)
+    assert "score matching" in by_label(shared)
+    assert {(k.paper_id, k.score) for k in links if k.concept_key == "score-matching"} == {
+        ("a", 0.3),
+        ("b", 0.5),
+    }

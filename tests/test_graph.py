@@ -10,20 +10,31 @@ from hypothesis import strategies as st
 from rdflib import Graph
 from rdflib.compare import graph_diff, isomorphic, to_isomorphic
 
-from kg.graph import knowledge_graph, paper_iri, paper_labels, shares_graph, to_networkx, to_rdf
-from kg.model import Concept, Kind, Link, Paper, Role
+from kg.graph import (
+    EdgeRule,
+    knowledge_graph,
+    paper_iri,
+    paper_labels,
+    shares_graph,
+    to_networkx,
+    to_rdf,
+)
+from kg.model import Concept, How, Kind, Link, Paper, Role
 from kg.taxonomy import load_taxonomy
 from kg.vocab import KG
 
 ROLE = {Kind.METHOD: Role.USES, Kind.PROBLEM: Role.ADDRESSES, Kind.FIELD: Role.IN_FIELD}
 
 
-def small_kg(memberships, kinds=None, titles=None):
-    """A KnowledgeGraph from {paper_id: set of concept keys}."""
+def small_kg(memberships, kinds=None, titles=None, rule=None, broader=None):
+    """A KnowledgeGraph from {paper_id: set of concept keys} (links at confidence 0.5)."""
     taxonomy = load_taxonomy()
     keys = sorted(set().union(*memberships.values())) if memberships else []
     kinds = kinds or {}
-    concepts = tuple(Concept(k, k.upper(), kinds.get(k, Kind.METHOD)) for k in keys)
+    broader = broader or {}
+    concepts = tuple(
+        Concept(k, k.upper(), kinds.get(k, Kind.METHOD), broader=broader.get(k, ())) for k in keys
+    )
     kind_of = {c.key: c.kind for c in concepts}
     papers = tuple(
         Paper(id=p, abstract=f"Abstract {p}.", text=f"Abstract {p}.", title=(titles or {}).get(p))
@@ -34,7 +45,7 @@ def small_kg(memberships, kinds=None, titles=None):
         for p in sorted(memberships)
         for k in sorted(memberships[p])
     )
-    return knowledge_graph(papers, concepts, links, taxonomy)
+    return knowledge_graph(papers, concepts, links, taxonomy, rule)
 
 
 memberships = st.dictionaries(
@@ -42,36 +53,67 @@ memberships = st.dictionaries(
     st.sets(st.sampled_from([f"c{i}" for i in range(6)]), max_size=4),
     min_size=1,
 )
+EVERY_PAIR = EdgeRule(min_weight=0, max_neighbours=100)
 
 
 @settings(max_examples=60, deadline=None)
 @given(memberships)
-def test_edges_are_the_pairs_that_share_concepts(member):
-    kg = small_kg(member)
+def test_without_bounds_the_edges_are_the_pairs_that_share_a_specific_concept(member):
+    kg = small_kg(member, rule=EVERY_PAIR)
     edges = {(e.a, e.b): e for e in kg.edges}
     assert all(a < b for a, b in edges)  # each pair once, never a self-loop
+    df = {k: sum(k in s for s in member.values()) for k in set().union(*member.values())}
+    n = len(member)
     for a, b in itertools.combinations(sorted(member), 2):
-        common = member[a] & member[b]
+        common = {k for k in member[a] & member[b] if df[k] < n}  # a concept all share says nothing
         edge = edges.get((a, b))
         if common:
-            assert edge is not None and edge.weight == len(common)
-            assert [s.concept_key for s in edge.shared] == sorted(common)
+            assert edge is not None
+            assert [s.concept_key for s in edge.shared] == sorted(
+                common, key=lambda k: (df[k], k)
+            )  # the rarer a shared concept, the more it counts
+            assert all(s.how is How.EXACT for s in edge.shared)
+            assert edge.weight == pytest.approx(sum(s.weight for s in edge.shared), abs=1e-3)
         else:
             assert edge is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(memberships, st.integers(1, 3), st.floats(0, 2))
+def test_the_rule_bounds_density(member, cap, floor):
+    kg = small_kg(member, rule=EdgeRule(max_neighbours=cap, min_weight=floor))
+    free = small_kg(member, rule=EVERY_PAIR)
+    weight = {(e.a, e.b): e.weight for e in free.edges}
+    for e in kg.edges:
+        assert e.weight >= floor and weight[(e.a, e.b)] == pytest.approx(e.weight)
+    for p in member:  # an edge is one of the strongest `cap` of at least one of its papers
+        mine = sorted(((w, ab) for ab, w in weight.items() if p in ab and w >= floor), reverse=True)
+        kept = {(e.a, e.b) for e in kg.edges if p in (e.a, e.b)}
+        assert {ab for _, ab in mine[:cap]} <= kept or len({w for w, _ in mine}) < len(mine)
+
+
+def test_a_shared_broader_concept_joins_papers_for_less():
+    member = {"a": {"clipped"}, "b": {"sgd"}, "c": {"sgd"}, "d": {"adam"}}
+    kg = small_kg(member, rule=EVERY_PAIR, broader={"clipped": ("sgd",)})
+    edges = {(e.a, e.b): e for e in kg.edges}
+    via = edges[("a", "b")].shared[0]
+    assert (via.concept_key, via.how, via.via) == ("sgd", How.BROADER, ("clipped", "sgd"))
+    assert edges[("b", "c")].weight > edges[("a", "b")].weight  # exact beats via broader
+    assert ("a", "d") not in edges
 
 
 @settings(max_examples=30, deadline=None)
 @given(memberships)
 def test_rdf_and_networkx_carry_the_same_edges(member):
-    kg = small_kg(member)
+    kg = small_kg(member, rule=EVERY_PAIR)
     P = shares_graph(kg)
     assert {tuple(sorted(e)) for e in P.edges} == {
         (f"paper:{e.a}", f"paper:{e.b}") for e in kg.edges
     }
     for e in kg.edges:
-        assert P.edges[f"paper:{e.a}", f"paper:{e.b}"]["shared"] == sorted(
-            c.upper() for c in member[e.a] & member[e.b]
-        )
+        data = P.edges[f"paper:{e.a}", f"paper:{e.b}"]
+        assert data["shared"] == [s.concept_key.upper() for s in e.shared]
+        assert data["weight"] == e.weight and data["how"] == [s.how.value for s in e.shared]
     g = to_rdf(kg)
     pairs = {(str(s), str(o)) for s, o in g.subject_objects(KG.sharesConceptWith)}
     expected = {(str(paper_iri(e.a)), str(paper_iri(e.b))) for e in kg.edges}

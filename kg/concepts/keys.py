@@ -1,27 +1,13 @@
-"""Keys that say two phrases are one concept, and IRI-safe names for concepts."""
+"""Keys that say two phrases are one concept (:func:`variant_key`), and IRI-safe names."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
 
-from kg.lexicon import singular
+from kg.lexicon import variant_key
 
 __all__ = ["variant_key", "slug"]
-
-
-def variant_key(text: str) -> str:
-    """The identity of a phrase up to case, hyphens, spacing and plural.
-
-    >>> variant_key("Non-convex optimizations") == variant_key("nonconvex optimization")
-    True
-    >>> variant_key("LoRAs") == variant_key("LoRA")
-    True
-    """
-    words = text.split()
-    if words:
-        words[-1] = singular(words[-1])
-    return re.sub(r"[\W_]+", "", " ".join(words).casefold())
 
 
 def slug(text: str) -> str:

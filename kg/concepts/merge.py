@@ -5,6 +5,11 @@ and "low-rank adaptation", for "non-convex" and "nonconvex": variants share a
 key (case, hyphens, spaces and a plural ending ignored), and an acronym is
 merged with the expansion a paper defines for it unless papers disagree on
 what it stands for. This is the only stage that looks across papers.
+
+A phrase a paper mentions but extraction did not keep (a weak mention, see
+:class:`~kg.model.Mention`) becomes a link when at least one other paper
+mentions the same concept: a term that recurs across abstracts is a concept,
+the classic sign of termhood in corpus-based term extraction.
 """
 
 from __future__ import annotations
@@ -15,14 +20,20 @@ from dataclasses import dataclass, field
 
 from networkx.utils import UnionFind
 
+from kg.concepts.hierarchy import with_broader
 from kg.concepts.keys import slug, variant_key
 from kg.lexicon import abbreviates, is_acronym, singular
 from kg.model import Concept, Kind, Link, Mention, Role
 from kg.taxonomy import Taxonomy
 
-__all__ = ["canonicalize"]
+__all__ = ["canonicalize", "MIN_PAPERS"]
 
 Mentions = Mapping[str, Sequence[Mention]]
+
+#: A weak mention becomes a link when this many papers (itself included) mention its concept.
+MIN_PAPERS = 2
+# What a weak mention counts for, against a kept one, in a concept's kind.
+_WEAK_VOTE = 0.5
 
 
 @dataclass
@@ -30,7 +41,7 @@ class _Group:
     """What the papers say about one group of variant keys."""
 
     forms: Counter[str] = field(default_factory=Counter)  # surface forms, by use
-    kinds: Counter[Kind] = field(default_factory=Counter)
+    kinds: dict[Kind, float] = field(default_factory=lambda: defaultdict(float))  # weak: less
     acronyms: Counter[str] = field(default_factory=Counter)  # acronym forms, by use
 
 
@@ -42,10 +53,17 @@ def canonicalize(mentions: Mentions, taxonomy: Taxonomy) -> tuple[list[Concept],
         taxonomy: Where field mentions' keys are looked up.
 
     Returns:
-        Concepts sorted by key, and links sorted by paper id then concept key.
+        Concepts sorted by key, each with its broader concepts
+        (:mod:`kg.concepts.hierarchy`, which may add some no paper links to),
+        and links sorted by paper id then concept key.
     """
     meanings = _meanings(mentions)
     group_of = _grouping(meanings)
+    papers_of: dict[str, set[str]] = defaultdict(set)
+    for paper_id, ms in mentions.items():
+        for m in ms:
+            if m.role is not Role.IN_FIELD:
+                papers_of[group_of(m)].add(paper_id)
     groups: dict[str, _Group] = defaultdict(_Group)
     best: dict[tuple[str, str], Mention] = {}
     for paper_id in sorted(mentions):
@@ -53,6 +71,8 @@ def canonicalize(mentions: Mentions, taxonomy: Taxonomy) -> tuple[list[Concept],
             if m.role is Role.IN_FIELD:
                 continue
             g = group_of(m)
+            if not m.selected and len(papers_of[g]) < MIN_PAPERS:
+                continue
             _tally(groups[g], m, meanings)
             slot = (paper_id, g)
             if slot not in best or _outranks(m, best[slot]):
@@ -66,7 +86,7 @@ def canonicalize(mentions: Mentions, taxonomy: Taxonomy) -> tuple[list[Concept],
     by_key = {c.key: c for c in concepts.values()}
     links += _field_links(mentions, taxonomy, by_key)
     links.sort(key=lambda link: (link.paper_id, link.concept_key))
-    return sorted(by_key.values(), key=lambda c: c.key), links
+    return with_broader(list(by_key.values()), taxonomy), links
 
 
 def _meanings(mentions: Mentions) -> dict[str, set[str]]:
@@ -109,7 +129,7 @@ def _tally(group: _Group, m: Mention, meanings: Mapping[str, set[str]]) -> None:
             group.acronyms[m.text] += 1
     elif is_acronym(m.text):
         group.acronyms[m.text] += 1
-    group.kinds[m.kind] += 1
+    group.kinds[m.kind] += 1 if m.selected else _WEAK_VOTE
 
 
 def _concepts(groups: Mapping[str, _Group], taxonomy: Taxonomy) -> dict[str, Concept]:
@@ -161,7 +181,11 @@ def _infer_meanings(mentions: Mentions, meanings: dict[str, set[str]]) -> None:
 
 
 def _outranks(a: Mention, b: Mention) -> bool:
-    return (a.role is Role.PROPOSES, a.score) > (b.role is Role.PROPOSES, b.score)
+    return (a.selected, a.role is Role.PROPOSES, a.score) > (
+        b.selected,
+        b.role is Role.PROPOSES,
+        b.score,
+    )
 
 
 def _role_for(m: Mention, kind: Kind) -> Role:

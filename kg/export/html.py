@@ -105,6 +105,8 @@ def _split_edges(graph: nx.Graph) -> tuple[dict, dict]:
             mentions[paper, concept] = d
         elif d.get("type") == "shares":
             shares[min(u, v), max(u, v)] = d
+        elif d.get("type") == "broader":
+            continue  # the concept hierarchy: shown in the detail panel's data only
         else:
             raise ValueError(f"edge {u} -- {v} has type {d.get('type')!r}, not mentions/shares")
     return mentions, shares
@@ -125,7 +127,7 @@ def _strongest(shares: dict) -> list[tuple[str, str, dict]]:
     """Each paper's strongest shared-concept links (ties by id), so the count stays linear."""
     by_paper: dict[str, list[tuple[int, str]]] = defaultdict(list)
     for a, b in shares:
-        weight = int(shares[a, b].get("weight", 1))
+        weight = float(shares[a, b].get("weight", 1))
         by_paper[a].append((-weight, b))
         by_paper[b].append((-weight, a))
     kept = set()
@@ -233,14 +235,15 @@ def _mention_edge(paper: str, concept: str, label: str, d: dict, edge_id: str) -
 
 
 def _share_edge(a: str, b: str, d: dict, edge_id: str) -> dict[str, Any]:
-    shared = sorted(d.get("shared") or [])
-    weight = int(d.get("weight", len(shared)))
-    listed = ", ".join(shared[:12]) + (", …" if len(shared) > 12 else "")
+    shared = list(d.get("shared") or [])
+    weight = float(d.get("weight", len(shared)))
+    listed = d.get("explanation") or (", ".join(shared[:12]) + (", …" if len(shared) > 12 else ""))
     return {
         "id": edge_id,
         "from": a,
         "to": b,
-        "title": f"shares {weight} concept{'s' if weight != 1 else ''}: {listed}",
+        "title": f"shares {len(shared)} concept{'s' if len(shared) != 1 else ''} "
+        f"(weight {weight:.2f}): {listed}",
         "width": round(1 + math.log2(max(weight, 1)), 2),
         "color": {"color": "#3b6ea8", "opacity": 0.35},
         "dashes": True,

@@ -10,22 +10,27 @@ here with KeyBERT and the learned classifier decides the final types.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from kg.extract.acronyms import acronyms
-from kg.extract.phrases import chunks, is_generic, spans, trim
+from kg.extract.phrases import chunks, is_generic, spans, tokens, trim
 from kg.lexicon import (
+    ESTABLISHED,
     GENERIC_NOUNS,
+    KIND_NOUNS,
     METHOD_HEADS,
     PROBLEM_HEADS,
+    STOP_WORDS,
+    VERBS,
     head,
     looks_like_name,
     lower_case_words,
+    variant_key,
 )
 from kg.model import Kind
 
-__all__ = ["Candidate", "candidates"]
+__all__ = ["Candidate", "candidates", "keyword_candidates"]
 
 _PROPOSE_CUE = re.compile(
     r"\b(?:we|this (?:paper|work)|our (?:paper|work))\s+(?:\w+\s+){0,3}?"
@@ -51,6 +56,17 @@ _NAME_SLOT = re.compile(
 _WINDOW_STOP = re.compile(
     r"\s(?:based on|that|which|to|for|of|in|on|with|by|from|using|where|whose|and)\s|[;:()]"
 )
+# How a proposed method is reached when the proposal names only a generic
+# object: "a new framework for X via Y", "results using Y".
+_MEANS = re.compile(r"\b(?:via|using|based on|by means of|through)\s", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[;.]|,\s(?:which|where|in which|and we)\b")
+# "Dropout is a technique for ...": a definition that presents the paper's method.
+_DEFINITION = re.compile(
+    r"^(?P<subject>[^,;:()]{2,60}?)\s+(?:is|are)\s+(?:an?|the)\s+(?P<adjectives>(?:[\w-]+\s+){0,3}?)"
+    r"(?:technique|method|approach|framework|algorithm|procedure|strategy|scheme|architecture|"
+    r"paradigm|model|regularizer|optimizer)s?\s+(?:for|that|to|which)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -63,6 +79,8 @@ class Candidate:
         cue: The kind its wording or context suggests, or None.
         proposed: True when the sentence says the paper introduces it.
         expansion: The long form, when the paper defines ``text`` as an acronym.
+        keyword: True when the phrase is one of the record's author keywords
+            (``sentence`` is -1 when the text does not use it).
     """
 
     text: str
@@ -70,6 +88,7 @@ class Candidate:
     cue: Kind | None = None
     proposed: bool = False
     expansion: str | None = None
+    keyword: bool = False
 
 
 @dataclass(frozen=True)
@@ -89,21 +108,59 @@ class _Context:
     sentence: str
     propose: tuple[int, int] | None  # what a propose verb introduces
     naming: tuple[int, int] | None  # what "called"/"dubbed" introduces
+    means: tuple[int, int] | None  # how a generic proposal works: "via Y", "using Y"
+    definition: tuple[int, int] | None  # the subject of "X is a technique for ..."
     problem_from: int | None  # after "we address", "the problem of"
 
     @classmethod
     def of(cls, sentence: str) -> _Context:
-        propose = naming = None
+        propose = naming = means = definition = None
         if m := _PROPOSE_CUE.search(sentence):
             propose = (m.end() + 1, _window_end(sentence, m.end()))
+            if _generic_object(sentence[propose[0] : propose[1]]):
+                means = _means_window(sentence, propose[1])
         if m := _NAMING_CUE.search(sentence):
-            naming = (m.end(), _window_end(sentence, m.end()))
+            naming = (m.end(), _window_end(sentence, m.end(), naming=True))
+        if (m := _DEFINITION.match(sentence)) and not (
+            set(m.group("adjectives").lower().split()) & ESTABLISHED
+        ):
+            definition = (0, m.end("subject"))
         problem = _PROBLEM_CUE.search(sentence)
-        return cls(sentence, propose, naming, problem.start() + 1 if problem else None)
+        return cls(
+            sentence, propose, naming, means, definition, problem.start() + 1 if problem else None
+        )
 
     def introduces(self, position: int) -> bool:
         """Whether a phrase at ``position`` is what the sentence says the paper introduces."""
-        return any(w is not None and w[0] <= position < w[1] for w in (self.propose, self.naming))
+        return any(
+            w is not None and w[0] <= position < w[1]
+            for w in (self.propose, self.naming, self.means)
+        )
+
+    def in_naming(self, position: int) -> bool:
+        return self.naming is not None and self.naming[0] <= position < self.naming[1]
+
+    def in_means(self, position: int) -> bool:
+        return self.means is not None and self.means[0] <= position < self.means[1]
+
+    def defines(self, position: int, length: int) -> bool:
+        """Whether a phrase is the whole subject of a definition ("Dropout is a technique")."""
+        return self.definition is not None and position == 0 and length == self.definition[1]
+
+
+def _generic_object(window: str) -> bool:
+    """Whether what a sentence proposes is only a generic noun: "a new framework", "results"."""
+    words = [t for t, _, _ in tokens(window) if t.lower() not in STOP_WORDS]
+    return not words or head(words[-1]) in GENERIC_NOUNS | KIND_NOUNS
+
+
+def _means_window(sentence: str, start: int) -> tuple[int, int] | None:
+    """The phrase after "via"/"using" that says how a generic proposal works, in its clause."""
+    end = _CLAUSE_END.search(sentence, start)
+    means = _MEANS.search(sentence, start, end.start() if end else len(sentence))
+    if means is None:
+        return None
+    return (means.end(), _window_end(sentence, means.end()))
 
 
 def candidates(
@@ -136,12 +193,20 @@ def candidates(
         lower_case_words(sentences) | ordinary,
     )
     seen: dict[str, Candidate] = {}
+    defined_here: list[str] = []  # subjects of "X is a technique for ..."
     for index, sentence in enumerate(sentences):
         context = _Context.of(sentence)
         for words in _phrases(sentence, max_words, abstract):
             key = " ".join(words).lower()
             if key not in seen:
                 seen[key] = _candidate(words, index, context, abstract)
+                if context.defines(sentence.find(" ".join(words)), len(key)):
+                    defined_here.append(key)
+    if not any(c.proposed for c in seen.values()):
+        # An abstract that proposes nothing in so many words presents its method
+        # by defining it: "Dropout is a technique for addressing this problem."
+        for key in defined_here:
+            seen[key] = replace(seen[key], proposed=True, cue=Kind.METHOD)
     return _share_proposal(seen, defined)
 
 
@@ -172,10 +237,17 @@ def _candidate(words: list[str], index: int, context: _Context, abstract: _Abstr
         cue = Kind.PROBLEM if len(words) > 1 else None
     acronym = text if text in abstract.defined else abstract.expansions.get(text.lower())
     introduced = context.introduces(position)
-    if introduced and (acronym or looks_like_name(text)):
+    if acronym and not introduced and text in abstract.defined:
+        # "we propose Importance Weights for Shifting Means (ISM)": the proposal
+        # is the definition, though its expansion runs past the window's "for".
+        introduced = context.introduces(sentence.find(abstract.defined[text]))
+    if introduced and (acronym or looks_like_name(text) or context.in_means(position)):
         cue = Kind.METHOD  # "a framework called Component-wise Replacement ..."
-    in_naming = context.naming is not None and context.naming[0] <= position < context.naming[1]
-    proposed = introduced and (cue is Kind.METHOD or acronym is not None or in_naming)
+    if context.defines(position, len(text)):
+        cue = Kind.METHOD
+    proposed = introduced and (
+        cue is Kind.METHOD or acronym is not None or context.in_naming(position)
+    )
     first = words[0]
     if position == 0 and first[1:].islower() and first.lower() in abstract.lower_words:
         text = first.lower() + text[len(first) :]
@@ -212,11 +284,39 @@ def _introduced_name(sentence: str, text: str) -> bool:
     return any(m.group(1) == text for m in _NAME_SLOT.finditer(sentence))
 
 
-def _window_end(sentence: str, start: int) -> int:
+def _window_end(sentence: str, start: int, naming: bool = False) -> int:
     """End of what a propose verb introduces: the name and its appositive, not the rest.
 
     In "we propose Curio, an intrinsic reward based on the prediction error of a
     dynamics model", Curio and "intrinsic reward" are proposed, the model is not.
+    A naming verb introduces only the name, up to the next comma or verb
+    ("which we name Guanaco, outperforms ... models").
     """
-    stop = _WINDOW_STOP.search(sentence, start)
-    return stop.start() if stop else len(sentence)
+    ends = [len(sentence)]
+    if stop := _WINDOW_STOP.search(sentence, start):
+        ends.append(stop.start())
+    if naming and (comma := sentence.find(",", start)) >= 0:
+        ends.append(comma)
+    if naming:
+        verb = next((s for t, s, _ in tokens(sentence[start:]) if t.lower() in VERBS), None)
+        if verb is not None:
+            ends.append(start + verb)
+    return min(ends)
+
+
+def keyword_candidates(found: list[Candidate], keywords: Sequence[str]) -> list[Candidate]:
+    """``found`` with the record's author keywords marked, and those the text lacks added.
+
+    A keyword the abstract uses marks its candidate; one it does not use is a
+    candidate of its own, with sentence -1 and the cue its wording gives.
+    """
+    wanted = {variant_key(k): k.strip() for k in keywords if k.strip()}
+    out = []
+    for c in found:
+        keys = {variant_key(c.text)} | ({variant_key(c.expansion)} if c.expansion else set())
+        hit = keys & wanted.keys()
+        out.append(replace(c, keyword=True) if hit else c)
+        for k in hit:
+            del wanted[k]
+    out += [Candidate(k, -1, _cue(k), keyword=True) for k in wanted.values() if not is_generic(k)]
+    return out

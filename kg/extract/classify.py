@@ -104,7 +104,7 @@ def features(
                 *(float(len(words) == k) for k in (1, 2, 3)),
                 float(len(words) >= 4),
                 float(c.sentence == 0),
-                c.sentence / max(1, n_sentences - 1),
+                max(0, c.sentence) / max(1, n_sentences - 1),
                 math.log1p(count),
                 float(h in METHOD_HEADS),
                 float(h in PROBLEM_HEADS),

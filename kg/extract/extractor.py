@@ -24,12 +24,21 @@ from typing import Any, Literal
 
 import numpy as np
 
-from kg.extract.candidates import Candidate, candidates
+from kg.extract.candidates import Candidate, candidates, keyword_candidates
 from kg.extract.classify import CandidateClassifier, features, load_classifier
 from kg.extract.embed import BATCH_SIZE, Embedder, Memo
 from kg.extract.fields import FieldScorer, assign_fields_batch
 from kg.extract.keywords import keybert_model, keywords
-from kg.extract.select import CandidateTable, Scored, classified, merge_acronyms, select_mentions
+from kg.extract.select import (
+    CandidateTable,
+    Scored,
+    classified,
+    field_names,
+    merge_acronyms,
+    select_mentions,
+    weak_mentions,
+    with_named_fields,
+)
 from kg.lexicon import lower_case_words
 from kg.model import Kind, Mention, Paper, Role
 from kg.taxonomy import Taxonomy, load_taxonomy
@@ -95,6 +104,7 @@ class Extractor:
         # Words the field labels write in lower case are ordinary words: "Neural
         # networks" at the start of a sentence is "neural networks".
         self._ordinary = lower_case_words(labels)
+        self._field_names = field_names(self.taxonomy)
         self._prototypes = dict(
             zip(_PROTOTYPES, embedder.embed(list(_PROTOTYPES.values())), strict=True)
         )
@@ -130,12 +140,15 @@ class Extractor:
         for paper, sents, table, fields in zip(
             papers, sentence_lists, tables, field_lists, strict=True
         ):
-            mentions = select_mentions(self._scored(table), sents, limits, s.min_relevance)
-            mentions += [
+            scored = self._scored(table)
+            mentions = select_mentions(scored, sents, limits, s.min_relevance)
+            field_mentions = [
                 Mention(text=key, role=Role.IN_FIELD, score=round(score, 4), sentence=sentence)
                 for key, score, sentence in fields
             ]
-            out[paper.id] = tuple(mentions)
+            kept = with_named_fields(mentions, field_mentions, self._field_names)
+            weak = with_named_fields(weak_mentions(scored, sents, mentions), [], {})
+            out[paper.id] = tuple(kept + weak)
         return out
 
     def _scored(self, table: CandidateTable) -> list[Scored]:
@@ -150,8 +163,10 @@ class Extractor:
     ) -> list[CandidateTable]:
         """Each paper's selectable candidates, KeyBERT relevance and classifier features."""
         found = (
-            candidates(ss, self.settings.max_words, self._terms, self._ordinary)
-            for ss in sentence_lists
+            keyword_candidates(
+                candidates(ss, self.settings.max_words, self._terms, self._ordinary), p.keywords
+            )
+            for p, ss in zip(papers, sentence_lists, strict=True)
         )
         cand_lists = [[c for c in merge_acronyms(cs) if _selectable(c)] for cs in found]
         relevances = self._relevance(papers, cand_lists)
@@ -216,5 +231,9 @@ def _vocabulary(by_doc: dict[str, list[str]]) -> Any:
 
 
 def _selectable(c: Candidate) -> bool:
-    """Whether a candidate can end up chosen, so is worth embedding at all."""
-    return c.cue is not None or c.proposed or " " in c.text
+    """Whether a candidate can end up chosen, so is worth embedding at all.
+
+    A single word needs a cue or at least four letters ("sparsity", "grokking"):
+    shorter ones that are not names are mostly fragments.
+    """
+    return c.cue is not None or c.proposed or c.keyword or " " in c.text or len(c.text) >= 4

@@ -38,6 +38,7 @@ _LEX_CAP = 2
 _CHILD_WEIGHT = 0.7  # how much an area's score follows its best topic rather than itself
 _TEMPERATURE = 0.05  # softmax temperature that turns raw scores into [0, 1]
 _MAX_NAMED = 3  # fields added because the text names them, besides the ranked areas
+_TOPICS_PER_AREA = 2  # an area's topics kept, best first, if they clear the floor
 
 
 def _term_pattern(term: str) -> re.Pattern[str]:
@@ -145,13 +146,6 @@ class FieldScorer:
         return {f.key: i for i, f in enumerate(self.taxonomy.fields)}
 
     @cached_property
-    def _area_of(self) -> list[int]:
-        """Per field (taxonomy order), the position of its broad area in ``top_level()``."""
-        tax = self.taxonomy
-        position = {t.key: a for a, t in enumerate(tax.top_level())}
-        return [position[tax.root(f.key).key] for f in tax.fields]
-
-    @cached_property
     def _area_groups(self) -> list[list[int]]:
         """Per broad area, its own row followed by its topics' rows."""
         tax = self.taxonomy
@@ -196,37 +190,57 @@ def paper_scores(
     return out
 
 
+def _topic_shares(raw: np.ndarray, group: list[int]) -> np.ndarray:
+    """How an area's probability divides among the area itself and each of its topics.
+
+    A softmax over the zero-shot scores of the area and its topics, at the
+    temperature the zero-shot area ranking uses: a topic that fits much better
+    than its siblings takes most of its area's probability, and the area
+    itself keeps the share no topic claims.
+    """
+    return np.asarray(softmax(raw[group] / _TEMPERATURE))
+
+
 def _choose(
     scorer: FieldScorer, scores: PaperScores, top_k: int, min_score: float
 ) -> list[tuple[str, float, str]]:
+    """The paper's fields: its likeliest areas, their likeliest topics, fields it names.
+
+    An area scores its probability; a topic its area's probability times its
+    share of it (:func:`_topic_shares`), so topics have their own scores. Every
+    field kept scores at least ``min_score``, except the best area, which is
+    always kept.
+    """
     tax = scorer.taxonomy
     raw, best_sent, sentences = scores.raw, scores.best_sentence, scores.sentences
-    index = scorer._index
-    tops = tax.top_level()
     probs = scorer.area_probabilities(scores.doc, raw)
+    score = np.zeros(len(tax.fields))
+    for a, group in enumerate(scorer._area_groups):
+        score[group] = probs[a] * _topic_shares(raw, group)
+        score[group[0]] = probs[a]
     out: list[tuple[str, float, str]] = []
     for rank, a in enumerate(np.argsort(-probs, kind="stable")[: max(1, top_k)]):
         if rank > 0 and probs[a] < min_score:
             break
-        top = tops[a]
-        kids = tax.children(top.key)
-        i_top = index[top.key]
-        if kids:
-            i_kid = max((index[c.key] for c in kids), key=lambda i: raw[i])
-            if raw[i_kid] >= raw[i_top]:
-                out.append((tax.fields[i_kid].key, float(probs[a]), sentences[best_sent[i_kid]]))
-        out.append((top.key, float(probs[a]), sentences[best_sent[i_top]]))
+        area, *topics = scorer._area_groups[a]
+        for i in sorted(topics, key=lambda i: (-score[i], i))[:_TOPICS_PER_AREA]:
+            if score[i] >= min_score:
+                out.append((tax.fields[i].key, float(score[i]), sentences[best_sent[i]]))
+        out.append((tax.fields[area].key, float(probs[a]), sentences[best_sent[area]]))
     # A field the abstract names ("we study federated learning") is a field of
-    # the paper even when its area ranks low; it carries its area's probability.
+    # the paper when its own score clears the floor, even if its area ranks low.
     chosen = {key for key, _, _ in out}
-    named = [i for i, f in enumerate(tax.fields) if scores.hits[i] > 0 and f.key not in chosen]
+    named = [
+        i
+        for i, f in enumerate(tax.fields)
+        if scores.hits[i] > 0 and f.key not in chosen and score[i] >= min_score
+    ]
     for i in sorted(named, key=lambda i: (-raw[i], i))[:_MAX_NAMED]:
-        f = tax.fields[i]
         said = next(
             (s for s in sentences if any(p.search(s) for p in scorer.patterns[i])),
             sentences[best_sent[i]],
         )
-        out.append((f.key, float(probs[scorer._area_of[i]]), said))
+        out.append((tax.fields[i].key, float(score[i]), said))
     return out
 
 

@@ -16,11 +16,13 @@ from kg.lexicon import (
     NOMINAL_ING,
     NOT_ADVERBS_LY,
     NOT_VERBS_ISE,
+    NOUN_VERBS,
     NOUNS_LIKE_ADJECTIVES,
     QUANTITY_HEADS,
     STOP_WORDS,
     TIME_ADVERBS,
     TOO_BROAD,
+    VERB_FOLLOWERS,
     VERBS,
     WEAK_MODIFIERS,
     head,
@@ -105,13 +107,25 @@ def chunks(sentence: str) -> list[list[str]]:
 
     >>> chunks("SGD provably achieves last-iterate convergence.")
     [['SGD'], ['last-iterate', 'convergence']]
+    >>> chunks("model size and token budget track hardware efficiency")
+    [['model', 'size'], ['token', 'budget'], ['hardware', 'efficiency']]
     """
     sentence = re.sub(r"['’]s\b", ",", sentence)  # a possessive ends a phrase
     runs: list[list[str]] = []
     current: list[str] = []
     last_end = 0
-    for tok, start, end in tokens(sentence):
+    found = tokens(sentence)
+    after_and = False  # the current run follows "and": it may close a coordinated subject
+    for k, (tok, start, end) in enumerate(found):
         gap = sentence[last_end:start]
+        if not current:
+            after_and = k > 0 and found[k - 1][0].lower() == "and" and not gap.strip()
+        following = found[k + 1][0].lower() if k + 1 < len(found) else ""
+        if current and _verb_here(tok, following, after_and):
+            runs.append(current)
+            current = []
+            last_end = end
+            continue
         verb_ing = tok.lower().endswith("ing") and tok.lower() not in NOMINAL_ING
         if (
             current
@@ -129,6 +143,15 @@ def chunks(sentence: str) -> list[list[str]]:
     if current:
         runs.append(current)
     return runs
+
+
+def _verb_here(word: str, following: str, after_and: bool) -> bool:
+    """Whether a noun-or-verb word after a noun is the verb ("debate run into", "budget track")."""
+    if word.lower() not in NOUN_VERBS:
+        return False
+    return following in VERB_FOLLOWERS or (
+        after_and and bool(following) and following not in STOP_WORDS
+    )
 
 
 def spans(words: list[str], max_len: int) -> Iterable[list[str]]:

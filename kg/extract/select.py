@@ -15,10 +15,29 @@ import numpy as np
 from kg.extract.candidates import Candidate
 from kg.extract.classify import CLASSES, CandidateClassifier
 from kg.extract.phrases import names_quantity
-from kg.lexicon import METHOD_NAME_HEADS, PROBLEM_HEADS, head, looks_like_name
-from kg.model import Kind, Mention, Role
+from kg.lexicon import (
+    FIELD_HEADS,
+    METHOD_NAME_HEADS,
+    PROBLEM_HEADS,
+    head,
+    looks_like_name,
+    singular,
+    variant_key,
+)
+from kg.model import AUTHOR_KEYWORD, Kind, Mention, Role
+from kg.taxonomy import Taxonomy
 
-__all__ = ["Scored", "CandidateTable", "classified", "merge_acronyms", "select_mentions"]
+__all__ = [
+    "Scored",
+    "CandidateTable",
+    "classified",
+    "merge_acronyms",
+    "select_mentions",
+    "field_names",
+    "with_named_fields",
+    "weak_mentions",
+    "WEAK_FLOOR",
+]
 
 # A phrase the classifier finds this likely to be a concept keeps the kind its wording gives.
 _CUED_ENTITY = 0.5
@@ -27,6 +46,17 @@ _CUED_ENTITY = 0.5
 # first 350 SciERC training abstracts (bench/proposed_names.py). The
 # classifier's own probability there averages 0.30, so it is the floor.
 _PROPOSED_NAME = 0.7
+# An author keyword the paper uses, or lists, is a concept of the paper at
+# least this likely: its authors say so (the kind may still be wrong).
+_AUTHOR_KEYWORD = 0.8
+# A phrase the paper mentions but does not keep is passed on as a weak mention
+# (a link only if other papers mention it too) when it is at least this likely
+# a method or problem.
+WEAK_FLOOR = 0.1
+# A kind no phrase passes still gets its likeliest phrase, but only if the
+# classifier gives it at least this probability: below it, the phrase is more
+# likely a wrong concept than a right one ("human judgements" at 0.03).
+_FALLBACK_FLOOR = 0.1
 # Without a classifier (rules only), a confidence is this blend of the phrase's
 # relevance (relative to the paper's best) and whether its wording agrees with
 # its kind (1) or says nothing (0.5).
@@ -42,6 +72,8 @@ class Scored:
     relevance: float
     kind: Kind | None
     prob: float | None = None  # the classifier's probability of ``kind``
+    entity: float = 0.0  # the classifier's probability that it is a method or problem
+    likeliest: Kind | None = None  # the kind it would be, were it a concept
 
 
 @dataclass(frozen=True)
@@ -55,6 +87,9 @@ class CandidateTable:
 
 def classified(table: CandidateTable, classifier: CandidateClassifier) -> list[Scored]:
     """Type candidates by the classifier; a kind nobody passes gets its likeliest phrase.
+
+    That likeliest phrase is kept only above :data:`_FALLBACK_FLOOR`, so a
+    paper that names no problem gets none rather than a wrong one.
 
     A phrase the paper says it proposes stays a method whatever the classifier
     thinks of its kind, with the probability that it is a concept at all; for
@@ -77,10 +112,11 @@ def classified(table: CandidateTable, classifier: CandidateClassifier) -> list[S
                 i for i, s in enumerate(scored) if not s.candidate.proposed and not quantity[i]
             ]
             cued = [i for i in free if cands[i].cue is kind] or free or spare
-            if cued:
-                best = max(cued, key=lambda i: P[i, column])
+            best = max(cued, key=lambda i: P[i, column], default=None)
+            if best is not None and P[best, column] >= _FALLBACK_FLOOR:
+                s = scored[best]
                 scored[best] = Scored(
-                    cands[best], table.relevance[best], kind, float(P[best, column])
+                    s.candidate, s.relevance, kind, float(P[best, column]), s.entity, kind
                 )
     return scored
 
@@ -107,7 +143,10 @@ def _typed(
         kind, prob = c.cue, entity  # a concept the wording types: trust the wording
     elif prob < classifier.thresholds[likeliest.value]:
         kind = None
-    return Scored(c, relevance, kind, prob)
+    if c.keyword and not quantity:  # the authors say it is a concept of their paper
+        kind = kind or c.cue or likeliest
+        prob = max(prob, _AUTHOR_KEYWORD)
+    return Scored(c, relevance, kind, prob, entity, c.cue or likeliest)
 
 
 def merge_acronyms(cands: list[Candidate]) -> list[Candidate]:
@@ -136,7 +175,8 @@ def _acronym_kind(expansion: str) -> Kind:
 
 
 def _overlaps(a: str, b: str) -> bool:
-    wa, wb = set(a.lower().split()), set(b.lower().split())
+    """One phrase's words (singular) are all in the other: "generative model(s)", "SGD noise"."""
+    wa, wb = ({singular(w).lower() for w in x.split()} for x in (a, b))
     return wa <= wb or wb <= wa
 
 
@@ -177,10 +217,14 @@ def select_mentions(
     return _without_fragments(mentions)
 
 
-def _priority(s: Scored) -> tuple[int, float, int, int, float, str]:
+def _priority(s: Scored) -> tuple[int, int, int, float, int, int, float, str]:
+    """Proposed phrases first, the whole phrase before its parts, author keywords; then by
+    probability."""
     c = s.candidate
     return (
         -int(c.proposed),
+        -int(c.keyword),
+        -len(c.text.split()) if c.proposed else 0,
         -(s.prob or 0.0),
         -int(any(looks_like_name(w) for w in c.text.split())),
         -int(c.expansion is not None),
@@ -219,9 +263,36 @@ def _mention(s: Scored, kind: Kind, sentences: Sequence[str], top: float) -> Men
         text=c.text,
         role=role,
         score=round(min(1.0, max(0.0, confidence)), 4),
-        sentence=sentences[c.sentence],
+        sentence=sentences[c.sentence] if c.sentence >= 0 else AUTHOR_KEYWORD,
         expansion=c.expansion,
     )
+
+
+def weak_mentions(
+    scored: list[Scored], sentences: Sequence[str], chosen: Sequence[Mention]
+) -> list[Mention]:
+    """The phrases a paper mentions but did not keep, if likely enough concepts (``WEAK_FLOOR``).
+
+    Each carries the kind it would most likely have and its probability of
+    being a method or problem at all; :mod:`kg.concepts` links it only when
+    another paper mentions it too.
+    """
+    taken = {variant_key(m.text) for m in chosen} | {
+        variant_key(m.expansion) for m in chosen if m.expansion
+    }
+    out = []
+    for s in scored:
+        c = s.candidate
+        if s.entity < WEAK_FLOOR or s.likeliest is None or c.sentence < 0:
+            continue
+        if variant_key(c.text) in taken or names_quantity(c.text):
+            continue
+        taken.add(variant_key(c.text))
+        role = Role.ADDRESSES if s.likeliest is Kind.PROBLEM else Role.USES
+        out.append(
+            Mention(c.text, role, round(s.entity, 4), sentences[c.sentence], c.expansion, False)
+        )
+    return out
 
 
 def _without_fragments(mentions: list[Mention]) -> list[Mention]:
@@ -233,3 +304,41 @@ def _without_fragments(mentions: list[Mention]) -> list[Mention]:
         ):
             kept.remove(m)
     return kept
+
+
+def field_names(taxonomy: Taxonomy) -> dict[str, str]:
+    """Phrases that name a field of the taxonomy -> that field's key.
+
+    A field's preferred label, and an alt label named the way fields are
+    ("deep reinforcement learning", "natural language processing": a head of
+    :data:`kg.lexicon.FIELD_HEADS`); other alt labels ("SGD", "Adam") are
+    methods a field is known by, not its name.
+    """
+    out: dict[str, str] = {}
+    for f in taxonomy.fields:
+        out.setdefault(variant_key(f.label), f.key)
+    for f in taxonomy.fields:
+        for alt in f.alt_labels:
+            if " " in alt and head(alt) in FIELD_HEADS and not looks_like_name(alt):
+                out.setdefault(variant_key(alt), f.key)
+    return out
+
+
+def with_named_fields(
+    mentions: list[Mention], fields: list[Mention], names: dict[str, str]
+) -> list[Mention]:
+    """A method or problem that is a field's name ("reinforcement learning") becomes that field.
+
+    The field is linked with the phrase's confidence and sentence, unless the
+    paper already has it; the paper's other mentions are kept as they are.
+    """
+    have = {m.text for m in fields}
+    out, added = [], []
+    for m in mentions:
+        key = names.get(variant_key(m.text))
+        if key is None:
+            out.append(m)
+        elif key not in have:
+            have.add(key)
+            added.append(Mention(key, Role.IN_FIELD, m.score, m.sentence))
+    return out + fields + added

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kg.graph.edges import SHARED_KINDS, shared_concept_edges
+from kg.graph.edges import EdgeRule, shared_concept_edges
 from kg.graph.labels import paper_labels
 from kg.graph.networks import concept_graph, concept_node, paper_node, shares_graph, to_networkx
 from kg.graph.rdf import concept_iri, paper_iri, to_rdf
@@ -20,7 +20,7 @@ __all__ = [
     "knowledge_graph",
     "paper_labels",
     "shared_concept_edges",
-    "SHARED_KINDS",
+    "EdgeRule",
     "to_rdf",
     "to_networkx",
     "concept_graph",
@@ -37,13 +37,15 @@ def knowledge_graph(
     concepts: Sequence[Concept],
     links: Sequence[Link],
     taxonomy: Taxonomy,
+    rule: EdgeRule | None = None,
 ) -> KnowledgeGraph:
     """The hand-off record: the corpus with its paper labels and shared-concept edges."""
+    ids = [p.id for p in papers]
     return KnowledgeGraph(
         papers=tuple(papers),
         concepts=tuple(concepts),
         links=tuple(links),
         labels=paper_labels(papers, concepts, links),
         taxonomy=taxonomy,
-        edges=shared_concept_edges(concepts, links),
+        edges=shared_concept_edges(ids, concepts, links, taxonomy, rule or EdgeRule()),
     )

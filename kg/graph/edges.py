@@ -1,54 +1,255 @@
-"""Shared-concept edges between papers, computed once as data.
+"""Shared-concept edges between papers: weighted by evidence, explained, bounded.
 
-The RDF (``kg:sharesConceptWith``) and the NetworkX graphs both read the
-:class:`~kg.model.Edge` records made here, so they always agree.
+Computed once as data (:class:`~kg.model.Edge`); the RDF and the NetworkX
+graphs both read them, so they always agree.
+
+**What two papers share.** Each paper reaches a set of concepts:
+
+- the methods and problems it links to (*exact*, strength 1);
+- every broader concept of those, through the concept hierarchy (*broader*,
+  strength ``rule.broader``);
+- the field topics it is in (*topic*, strength ``rule.topic`` times the
+  link's confidence) and its broad areas (strength ``rule.area`` times the
+  confidence).
+
+A concept reached several ways keeps its strongest. **How much it says** is
+its specificity, an IDF weight: ``spec(x) = ln(N / df(x))`` with ``N`` papers
+of which ``df(x)`` reach ``x``; a concept shared by 2 of 1,000 papers says
+more than one shared by 200. **The weight** of papers ``p`` and ``q`` is
+
+    w(p, q) = sum over x reached by both of  s_p(x) * s_q(x) * spec(x)
+
+so a shared exact concept counts fully, one reached through the hierarchy
+by one side ``broader`` times as much, and a shared topic ``topic**2``
+times its confidences. **Density** is bounded: each paper keeps its
+``rule.max_neighbours`` strongest edges (an edge stays if either paper keeps
+it), and no edge weighs less than ``rule.min_weight``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import math
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
-import networkx as nx
-from networkx.algorithms import bipartite
+import numpy as np
+from scipy import sparse
 
 from kg.model import Concept, Edge, How, Kind, Link, SharedConcept
+from kg.taxonomy import Taxonomy
 
-__all__ = ["SHARED_KINDS", "shared_concept_edges"]
+__all__ = ["EdgeRule", "shared_concept_edges", "reached"]
 
-#: Kinds whose sharing makes two papers related; a shared broad field relates too much.
-SHARED_KINDS = frozenset({Kind.METHOD, Kind.PROBLEM})
+
+@dataclass(frozen=True)
+class EdgeRule:
+    """The documented, configurable rule for shared-concept edges (see the module doc).
+
+    Attributes:
+        broader: Strength of a concept reached through the hierarchy.
+        topic: Strength of a narrow field topic, times the link's confidence.
+        area: Strength of a broad area, times the link's confidence.
+        max_neighbours: Each paper keeps at most this many of its strongest edges.
+        min_weight: No edge weighs less.
+        max_pairs: Work bound: the commonest concepts (areas in a large corpus)
+            stop proposing pairs of their own once all the others together
+            propose this many; they still add weight to the pairs others join.
+    """
+
+    exact_base: float = 1.0
+    broader: float = 0.5
+    topic: float = 0.5
+    area: float = 0.5
+    max_neighbours: int = 15
+    min_weight: float = 1.0
+    max_pairs: int = 50_000_000
+    normalise: float = 0.0
+
+
+Reached = dict[str, tuple[float, How, str]]  # concept key -> (strength, how, via)
+
+
+def reached(
+    paper_links: Sequence[Link],
+    kinds: Mapping[str, Kind],
+    up: Mapping[str, tuple[str, ...]],
+    taxonomy: Taxonomy,
+    rule: EdgeRule,
+) -> Reached:
+    """What one paper reaches: each concept with its strength, how, and from which concept."""
+    out: Reached = {}
+
+    def add(key: str, strength: float, how: How, via: str) -> None:
+        if key not in out or strength > out[key][0]:
+            out[key] = (strength, how, via)
+
+    for link in paper_links:
+        kind = kinds[link.concept_key]
+        if kind is Kind.FIELD:
+            narrow = _is_topic(taxonomy, link.concept_key)
+            strength = (rule.topic if narrow else rule.area) * link.score
+            add(link.concept_key, strength, How.TOPIC, link.concept_key)
+            continue
+        add(
+            link.concept_key,
+            rule.exact_base + (1 - rule.exact_base) * link.score,
+            How.EXACT,
+            link.concept_key,
+        )
+        for ancestor in up.get(link.concept_key, ()):
+            if kinds.get(ancestor) is not Kind.FIELD or _is_topic(taxonomy, ancestor):
+                add(
+                    ancestor, rule.broader * out[link.concept_key][0], How.BROADER, link.concept_key
+                )
+    return out
+
+
+def _is_topic(taxonomy: Taxonomy, key: str) -> bool:
+    try:
+        return taxonomy.by_key(key).broader is not None
+    except KeyError:
+        return False
 
 
 def shared_concept_edges(
-    concepts: Sequence[Concept], links: Sequence[Link], kinds: Iterable[Kind] = SHARED_KINDS
+    papers: Sequence[str],
+    concepts: Sequence[Concept],
+    links: Sequence[Link],
+    taxonomy: Taxonomy,
+    rule: EdgeRule = EdgeRule(),
 ) -> tuple[Edge, ...]:
-    """Papers joined by the methods and problems they share.
-
-    A weighted bipartite projection (networkx's ``weighted_projected_graph``)
-    of the paper-concept links onto papers: an edge's weight is the number of
-    concepts of ``kinds`` both papers link to.
+    """The shared-concept edges of a corpus, by the rule of the module docstring.
 
     >>> from kg.model import Role
-    >>> cs = [Concept("sgd", "SGD", Kind.METHOD)]
-    >>> ls = [Link(p, "sgd", Role.USES, 0.5, "s") for p in ("b", "a")]
-    >>> [(e.a, e.b, e.weight, [s.concept_key for s in e.shared])
-    ...  for e in shared_concept_edges(cs, ls)]
-    [('a', 'b', 1, ['sgd'])]
+    >>> from kg.taxonomy import Taxonomy
+    >>> cs = [Concept("sgd", "SGD", Kind.METHOD), Concept("adam", "Adam", Kind.METHOD)]
+    >>> ls = [Link("a", "sgd", Role.USES, .9, "s"), Link("b", "sgd", Role.USES, .8, "s"),
+    ...       Link("c", "adam", Role.USES, .7, "s")]
+    >>> rule = EdgeRule(min_weight=0)
+    >>> [(e.a, e.b, round(e.weight, 2), [s.concept_key for s in e.shared])
+    ...  for e in shared_concept_edges(["a", "b", "c"], cs, ls, Taxonomy(()), rule)]
+    [('a', 'b', 0.41, ['sgd'])]
     """
-    wanted = frozenset(kinds)
-    kind = {c.key: c.kind for c in concepts}
-    B = nx.Graph()
+    kinds = {c.key: c.kind for c in concepts}
+    up = _ancestors(concepts)
+    by_paper: dict[str, list[Link]] = defaultdict(list)
     for link in links:
-        if kind[link.concept_key] in wanted:
-            B.add_edge(("paper", link.paper_id), ("concept", link.concept_key))
-    papers = sorted(n for n in B if n[0] == "paper")
-    if not papers:
-        return ()
-    P = bipartite.weighted_projected_graph(B, papers)
+        by_paper[link.paper_id].append(link)
+    order = sorted(papers)
+    reach = [reached(by_paper[p], kinds, up, taxonomy, rule) for p in order]
+    weights = _weights(reach, rule)
     edges = []
-    for u, v, data in P.edges(data=True):
-        common = sorted(key for _, key in set(B[u]) & set(B[v]))
-        a, b = sorted((u[1], v[1]))
-        shared = tuple(SharedConcept(key, How.EXACT, 1, (key, key)) for key in common)
-        edges.append(Edge(a, b, data["weight"], shared))
-    return tuple(sorted(edges, key=lambda e: (e.a, e.b)))
+    for i, j, w in _bounded(weights, rule):
+        shared = _explained(reach[i], reach[j], weights.spec)
+        edges.append(Edge(order[i], order[j], round(w, 4), shared))
+    return tuple(edges)
+
+
+def _ancestors(concepts: Sequence[Concept]) -> dict[str, tuple[str, ...]]:
+    """Every concept's broader concepts, transitively, nearest first."""
+    broader = {c.key: c.broader for c in concepts}
+    memo: dict[str, tuple[str, ...]] = {}
+
+    def up(key: str, trail: frozenset[str]) -> tuple[str, ...]:
+        if key in memo:
+            return memo[key]
+        out: dict[str, None] = {}
+        for b in broader.get(key, ()):
+            if b not in trail:
+                out[b] = None
+                out.update(dict.fromkeys(up(b, trail | {key})))
+        memo[key] = tuple(out)
+        return memo[key]
+
+    return {c.key: up(c.key, frozenset()) for c in concepts}
+
+
+@dataclass(frozen=True)
+class _Weights:
+    matrix: sparse.csr_matrix  # papers x papers, upper and lower triangle, no diagonal
+    spec: dict[str, float]
+
+
+def _weights(reach: Sequence[Reached], rule: EdgeRule) -> _Weights:
+    """All pairwise weights as a sparse matrix (common concepts only add to other pairs)."""
+    n = len(reach)
+    df: dict[str, int] = defaultdict(int)
+    for r in reach:
+        for key in r:
+            df[key] += 1
+    spec = {k: math.log(n / d) for k, d in df.items()}
+    common = _commonest(df, rule.max_pairs)
+    columns = {k: i for i, k in enumerate(sorted(df))}
+    rows, cols, vals, broad = [], [], [], []
+    for i, r in enumerate(reach):
+        for key, (strength, _, _) in r.items():
+            value = strength * math.sqrt(spec[key])
+            if value > 0:
+                rows.append(i)
+                cols.append(columns[key])
+                vals.append(value)
+                broad.append(key in common)
+    shape = (n, len(columns))
+    mask = np.asarray(broad, dtype=bool)
+    vals_arr = np.asarray(vals, dtype=np.float64)
+    rows_arr, cols_arr = np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64)
+    specific = sparse.csr_matrix((vals_arr[~mask], (rows_arr[~mask], cols_arr[~mask])), shape)
+    commonest = sparse.csr_matrix((vals_arr[mask], (rows_arr[mask], cols_arr[mask])), shape)
+    W = (specific @ specific.T).tocsr()
+    if commonest.nnz:
+        extra = commonest @ commonest.T
+        pattern = W.copy()
+        pattern.data[:] = 1.0
+        W = W + pattern.multiply(extra)
+    W.setdiag(0)
+    W.eliminate_zeros()
+    if rule.normalise:
+        full = sparse.csr_matrix((vals_arr, (rows_arr, cols_arr)), shape)
+        norms = np.sqrt(np.asarray(full.multiply(full).sum(axis=1)).ravel()) ** rule.normalise
+        norms[norms == 0] = 1.0
+        inv = sparse.diags(1.0 / norms)
+        W = inv @ W @ inv
+    return _Weights(W.tocsr(), spec)
+
+
+def _commonest(df: Mapping[str, int], max_pairs: int) -> set[str]:
+    """The commonest concepts, as few as needed to keep the pairs the rest propose under budget."""
+    total = sum(d * d for d in df.values())
+    common: set[str] = set()
+    for key, d in sorted(df.items(), key=lambda kv: (-kv[1], kv[0])):
+        if total <= max_pairs:
+            break
+        common.add(key)
+        total -= d * d
+    return common
+
+
+def _bounded(weights: _Weights, rule: EdgeRule) -> list[tuple[int, int, float]]:
+    """The edges each paper keeps (its strongest ``max_neighbours``), above the floor."""
+    W = weights.matrix
+    kept: dict[tuple[int, int], float] = {}
+    for i in range(W.shape[0]):
+        start, end = W.indptr[i], W.indptr[i + 1]
+        cols, vals = W.indices[start:end], W.data[start:end]
+        strong = vals >= rule.min_weight
+        cols, vals = cols[strong], vals[strong]
+        best = np.lexsort((cols, -vals))[: rule.max_neighbours]
+        for j, w in zip(cols[best], vals[best], strict=True):
+            kept[(min(i, int(j)), max(i, int(j)))] = float(w)
+    return [(i, j, w) for (i, j), w in sorted(kept.items())]
+
+
+def _explained(a: Reached, b: Reached, spec: Mapping[str, float]) -> tuple[SharedConcept, ...]:
+    """What two papers share, strongest contribution first (ties by key)."""
+    shared = []
+    for key in a.keys() & b.keys():
+        sa, how_a, via_a = a[key]
+        sb, how_b, via_b = b[key]
+        if how_a is How.EXACT and how_b is How.EXACT:
+            how = How.EXACT
+        else:
+            how = How.TOPIC if How.TOPIC in (how_a, how_b) else How.BROADER
+        shared.append(SharedConcept(key, how, round(sa * sb * spec[key], 4), (via_a, via_b)))
+    shared.sort(key=lambda s: (-s.weight, s.concept_key))
+    return tuple(s for s in shared if s.weight > 0)

@@ -1,19 +1,29 @@
 """The hand-off record as NetworkX graphs, for analytics scripts and the views.
 
 Node ids are ``"paper:<id>"`` and ``"concept:<key>"``. :func:`concept_graph`
-is the bipartite paper-concept graph (``mentions`` edges),
-:func:`shares_graph` the papers joined by ``shares`` edges, and
-:func:`to_networkx` both in one graph, as the exports write it.
+is the paper-concept graph (``mentions`` edges, and ``broader`` edges from a
+concept to its broader concepts), :func:`shares_graph` the papers joined by
+``shares`` edges, and :func:`to_networkx` both in one graph, as the exports
+write it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 import networkx as nx
 
 from kg.graph.rdf import concept_iri, paper_iri
-from kg.model import KnowledgeGraph
+from kg.model import How, KnowledgeGraph, SharedConcept
 
-__all__ = ["concept_graph", "shares_graph", "to_networkx", "paper_node", "concept_node"]
+__all__ = [
+    "concept_graph",
+    "shares_graph",
+    "to_networkx",
+    "paper_node",
+    "concept_node",
+    "explain",
+]
 
 
 def paper_node(paper_id: str) -> str:
@@ -61,6 +71,7 @@ def concept_graph(kg: KnowledgeGraph) -> nx.Graph:
             label=c.label,
             alt_labels=list(c.alt_labels),
             papers=counts.get(c.key, 0),
+            broader=[concept_node(b) for b in c.broader],
             iri=str(concept_iri(c, field_iris)),
         )
     for link in kg.links:
@@ -72,11 +83,25 @@ def concept_graph(kg: KnowledgeGraph) -> nx.Graph:
             score=link.score,
             evidence=link.sentence,
         )
+    for c in kg.concepts:
+        for b in c.broader:
+            B.add_edge(
+                concept_node(c.key),
+                concept_node(b),
+                type="broader",
+                narrower=concept_node(c.key),
+                broader=concept_node(b),
+            )
     return B
 
 
 def shares_graph(kg: KnowledgeGraph) -> nx.Graph:
-    """Papers joined by shared-concept edges: ``weight`` and ``shared`` (the concepts' labels)."""
+    """Papers joined by shared-concept edges.
+
+    Each edge has ``weight``, and, strongest first, the ``shared`` concepts'
+    labels, ``how`` each is shared (exact, broader, topic), its
+    ``contribution`` to the weight, and a one-line ``explanation``.
+    """
     label = {c.key: c.label for c in kg.concepts}
     P = nx.Graph()
     P.add_nodes_from(paper_node(p.id) for p in kg.papers)
@@ -86,11 +111,26 @@ def shares_graph(kg: KnowledgeGraph) -> nx.Graph:
             paper_node(e.b),
             weight=e.weight,
             type="shares",
-            shared=sorted(
-                (label[s.concept_key] for s in e.shared), key=lambda s: (s.casefold(), s)
-            ),
+            shared=[label[s.concept_key] for s in e.shared],
+            how=[s.how.value for s in e.shared],
+            contribution=[s.weight for s in e.shared],
+            explanation=explain(e.shared, label),
         )
     return P
+
+
+def explain(shared: Sequence[SharedConcept], label: Mapping[str, str]) -> str:
+    """ "LoRA; via broader LoRA (latent-space LoRA merging / LoRA-Curve); same topic PEFT"."""
+    parts = []
+    for s in shared:
+        if s.how is How.EXACT:
+            parts.append(label[s.concept_key])
+        elif s.how is How.TOPIC:
+            parts.append(f"same topic {label[s.concept_key]}")
+        else:
+            froms = " / ".join(dict.fromkeys(label.get(k, k) for k in s.via if k))
+            parts.append(f"via broader {label[s.concept_key]} ({froms})")
+    return "; ".join(parts)
 
 
 def to_networkx(kg: KnowledgeGraph) -> nx.Graph:

@@ -50,6 +50,7 @@ def to_rdf(kg: KnowledgeGraph) -> Graph:
     concepts = {c.key: c for c in kg.concepts}
     for c in kg.concepts:
         _add_concept(g, c, field_iris)
+        _add_broader(g, c, concepts, field_iris)
     for link in kg.links:
         _add_link(g, link, concepts[link.concept_key], field_iris)
     for edge in kg.edges:
@@ -106,6 +107,26 @@ def _add_concept(g: Graph, c: Concept, field_iris: Mapping[str, str]) -> None:
     for alt in c.alt_labels:
         g.add((node, SKOS.altLabel, Literal(alt, lang="en")))
     g.add((node, SKOS.inScheme, KG.concepts))
+
+
+def _add_broader(
+    g: Graph, c: Concept, concepts: Mapping[str, Concept], field_iris: Mapping[str, str]
+) -> None:
+    """``skos:broader`` within kg's concepts; ``skos:broadMatch`` to a field of the taxonomy.
+
+    Fields are another concept scheme, so SKOS's mapping property says that a
+    concept lies under one ("Thompson Sampling" under bandits).
+    """
+    if c.kind is Kind.FIELD:
+        return  # the taxonomy's own hierarchy is written with it
+    node = concept_iri(c, field_iris)
+    for key in c.broader:
+        target = concepts[key]
+        if target.kind is Kind.FIELD:
+            g.add((node, SKOS.broadMatch, concept_iri(target, field_iris)))
+        else:
+            g.add((node, SKOS.broader, concept_iri(target, field_iris)))
+            g.add((concept_iri(target, field_iris), SKOS.narrower, node))
 
 
 def _add_link(g: Graph, link: Link, concept: Concept, field_iris: Mapping[str, str]) -> None:

@@ -36,6 +36,7 @@ __all__ = [
     "ABBREVIATIONS",
     "KIND_NOUNS",
     "COMPOUND_PARTICLES",
+    "ESTABLISHED",
     "words",
     "singular",
     "head",
@@ -46,6 +47,10 @@ __all__ = [
     "spells",
     "abbreviates",
     "lower_case_words",
+    "variant_key",
+    "FIELD_HEADS",
+    "NOUN_VERBS",
+    "VERB_FOLLOWERS",
 ]
 
 _HERE = Path(__file__).resolve().parent
@@ -78,6 +83,10 @@ TIME_ADVERBS = words("time_adverbs")
 ABBREVIATIONS = words("abbreviations")
 KIND_NOUNS = words("kind_nouns")
 COMPOUND_PARTICLES = words("compound_particles")
+ESTABLISHED = words("established")
+FIELD_HEADS = words("field_heads")
+NOUN_VERBS = words("noun_verbs")
+VERB_FOLLOWERS = words("verb_followers")
 _NOT_PLURAL = words("not_plural")
 #: Words a concept phrase never contains as written: "two methods", "the novel approach".
 STOP_WORDS = FUNCTION_WORDS | PHRASE_BREAKS | QUANTITY_WORDS
@@ -113,6 +122,20 @@ def head(phrase: str) -> str:
     """
     parts = phrase.split()
     return singular(parts[-1]).lower() if parts else ""
+
+
+def variant_key(text: str) -> str:
+    """The identity of a phrase up to case, hyphens, spacing and plural.
+
+    >>> variant_key("Non-convex optimizations") == variant_key("nonconvex optimization")
+    True
+    >>> variant_key("LoRAs") == variant_key("LoRA")
+    True
+    """
+    parts = text.split()
+    if parts:
+        parts[-1] = singular(parts[-1])
+    return re.sub(r"[\W_]+", "", " ".join(parts).casefold())
 
 
 def lower_case_words(texts: Iterable[str]) -> frozenset[str]:
