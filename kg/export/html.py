@@ -125,7 +125,7 @@ def _paper_count(graph: nx.Graph, concept: str, mentions: dict) -> int:
 
 def _strongest(shares: dict) -> list[tuple[str, str, dict]]:
     """Each paper's strongest shared-concept links (ties by id), so the count stays linear."""
-    by_paper: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    by_paper: dict[str, list[tuple[float, str]]] = defaultdict(list)
     for a, b in shares:
         weight = float(shares[a, b].get("weight", 1))
         by_paper[a].append((-weight, b))
