@@ -155,9 +155,10 @@ def query(query_or_file: str, graph_path: Path, fmt: str) -> None:
 )
 @click.option(
     "--baseline",
-    type=click.Choice(["keybert"]),
+    type=click.Choice(["keybert", "tfidf", "embedding"]),
     default=None,
-    help="Score plain KeyBERT (untyped top-10 1-3-grams) instead of kg.",
+    help="keybert: score plain KeyBERT (untyped top-10 1-3-grams) instead of kg; tfidf, "
+    "embedding: also measure that similarity's links at kg's edge count.",
 )
 def eval_(
     gold: Path, limit: int | None, as_json: bool, taxonomy: Path | None, baseline: str | None

@@ -51,10 +51,19 @@ class Role(StrEnum):
     USES = "usesMethod"  # kg:usesMethod, a method used or studied
     ADDRESSES = "addressesProblem"  # kg:addressesProblem
     IN_FIELD = "inField"  # kg:inField
+    # kg:mentionsConcept: the paper mentions the concept, without a claim of how
+    # (a phrase extraction did not keep, linked because other papers name it too)
+    MENTIONS = "mentionsConcept"
 
     @property
     def kind(self) -> Kind:
+        """The kind of concept the role links to; MENTIONS links any (KeyError)."""
         return KindOf[self]
+
+    @property
+    def typed(self) -> bool:
+        """Whether the role says how the paper relates to the concept (all but MENTIONS)."""
+        return self in KindOf
 
 
 KindOf = {
@@ -103,7 +112,8 @@ class Mention:
         expansion: The long form when the paper defines ``text`` as an
             acronym ("stochastic gradient descent" for "SGD").
         selected: False for a phrase the paper mentions but extraction did
-            not keep; it becomes a link only if other papers mention it too
+            not keep (``role`` is then the kind it would most likely be); it
+            becomes a ``MENTIONS`` link only if other papers mention it too
             (:mod:`kg.concepts`).
     """
 

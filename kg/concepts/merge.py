@@ -14,15 +14,17 @@ the classic sign of termhood in corpus-based term extraction.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 
 from networkx.utils import UnionFind
 
 from kg.concepts.hierarchy import with_broader
 from kg.concepts.keys import slug, variant_key
-from kg.lexicon import abbreviates, is_acronym, singular
+from kg.lexicon import STOP_WORDS, abbreviates, acronym_letters, is_acronym, singular
 from kg.model import Concept, Kind, Link, Mention, Role
 from kg.taxonomy import Taxonomy
 
@@ -32,6 +34,9 @@ Mentions = Mapping[str, Sequence[Mention]]
 
 #: A weak mention becomes a link when this many papers (itself included) mention its concept.
 MIN_PAPERS = 2
+# The longest acronym that can abbreviate a phrase, as the longest a paper defines
+# in parentheses (kg.lexicon.is_defined_acronym).
+_LONGEST_ACRONYM = 16
 # What a weak mention counts for, against a kept one, in a concept's kind.
 _WEAK_VOTE = 0.5
 
@@ -157,8 +162,10 @@ def _infer_meanings(mentions: Mentions, meanings: dict[str, set[str]]) -> None:
 
     "LoRA" in one paper and "low-rank adaptation" in another become one
     concept; an acronym that could stand for two phrases is left alone.
+    Phrases are indexed by the initials of their content words, which an
+    acronym's letters must contain in order, so only those are tried.
     """
-    by_initial: dict[str, dict[str, str]] = defaultdict(dict)
+    phrases: dict[str, str] = {}
     acronyms: dict[str, str] = {}
     for ms in mentions.values():
         for m in ms:
@@ -167,17 +174,42 @@ def _infer_meanings(mentions: Mentions, meanings: dict[str, set[str]]) -> None:
             if is_acronym(m.text):
                 acronyms.setdefault(variant_key(m.text), m.text)
             elif " " in m.text:
-                by_initial[m.text[0].lower()].setdefault(variant_key(m.text), m.text)
+                phrases.setdefault(variant_key(m.text), m.text)
+    by_initials: dict[str, dict[str, str]] = defaultdict(dict)
+    for k, phrase in phrases.items():
+        by_initials[_initials(phrase)][k] = phrase
     for key, acronym in sorted(acronyms.items()):
         if meanings.get(key):
             continue
-        options = {
-            k
-            for k, phrase in by_initial[acronym[0].lower()].items()
-            if abbreviates(acronym, phrase)
-        }
+        letters = acronym_letters(acronym)
+        if len(letters) > _LONGEST_ACRONYM:
+            continue  # a long name ("MongeAmpereEquation"), not an acronym of a phrase
+        tried = [p for i in _ordered_subsets(letters) for p in by_initials.get(i, {}).items()]
+        options = {k for k, phrase in tried if abbreviates(acronym, phrase)}
         if len(options) == 1:
             meanings[key] = options
+
+
+def _initials(phrase: str) -> str:
+    """First letters of a phrase's content words and hyphen parts: "low-rank adaptation" -> lra."""
+    parts = [p for w in phrase.split() for p in re.split(r"[-/]", w) if p]
+    content = parts[:1] + [p for p in parts[1:] if p.lower() not in STOP_WORDS]
+    return "".join(p[0].lower() for p in content)
+
+
+def _ordered_subsets(letters: str, most: int = 6) -> set[str]:
+    """Every subsequence of ``letters`` that keeps its first letter, of at most ``most`` letters.
+
+    These are the initials a phrase of at most ``most`` content words can have
+    and still spell the acronym.
+
+    >>> sorted(_ordered_subsets("abc"))
+    ['a', 'ab', 'abc', 'ac']
+    """
+    out = {letters[:1]} if letters else set()
+    for size in range(1, most):
+        out |= {letters[0] + "".join(c) for c in combinations(letters[1:], size)}
+    return out
 
 
 def _outranks(a: Mention, b: Mention) -> bool:
@@ -189,6 +221,8 @@ def _outranks(a: Mention, b: Mention) -> bool:
 
 
 def _role_for(m: Mention, kind: Kind) -> Role:
+    if not m.selected:
+        return Role.MENTIONS  # linked for what other papers say, not for how this one uses it
     if kind is Kind.PROBLEM:
         return Role.ADDRESSES
     return Role.PROPOSES if m.role is Role.PROPOSES else Role.USES

@@ -6,13 +6,17 @@ A predictor turns papers into :class:`Prediction` s, one per paper; scoring
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from kg.concepts import canonicalize
 from kg.evaluate.matching import Predicted
-from kg.extract import keybert_model, keywords
-from kg.model import Kind, Mention, Paper
+from kg.extract import BATCH_SIZE, keybert_model, keywords
+from kg.graph import knowledge_graph
+from kg.lexicon import variant_key
+from kg.model import Kind, KnowledgeGraph, Mention, Paper
 
 __all__ = ["Prediction", "Predictor", "KgPredictor", "KeyBERTBaseline", "KEYBERT_TOP_N"]
 
@@ -29,6 +33,9 @@ class Prediction:
         phrases: Untyped concepts (a baseline that does not type).
         fields: Predicted fields, best first, as their labels.
         areas: Distinct gold-scheme areas (ICLR) the fields map to, best first.
+        mentioned: Concepts the paper is linked to only as mentioning them
+            (untyped, so not scored as methods or problems; keyword recall
+            counts them).
     """
 
     methods: tuple[Predicted, ...] = ()
@@ -36,11 +43,15 @@ class Prediction:
     phrases: tuple[Predicted, ...] = ()
     fields: tuple[Predicted, ...] = ()
     areas: tuple[str, ...] = ()
+    mentioned: tuple[Predicted, ...] = ()
 
     @property
     def concepts(self) -> tuple[Predicted, ...]:
         """Methods, problems and phrases: the untyped view."""
         return self.methods + self.problems + self.phrases
+
+
+Progress = Callable[[str, int, int], None]
 
 
 class Predictor(Protocol):
@@ -49,32 +60,78 @@ class Predictor(Protocol):
     name: str
     typed: bool
 
-    def predict(self, papers: Sequence[Paper]) -> list[Prediction]: ...
+    def predict(
+        self, papers: Sequence[Paper], progress: Progress | None = None
+    ) -> list[Prediction]: ...
 
 
 class KgPredictor:
-    """kg's extractor: methods, problems, fields and the areas the fields map to."""
+    """kg as it builds a graph: methods, problems and fields each paper links to.
+
+    The whole corpus is extracted first, then merged into concepts, as
+    ``kg build`` does: a paper's predictions are its links in the built graph
+    (a phrase it mentions becomes one when other papers mention it too), each
+    scored by the forms the paper itself wrote. The built graph is kept in
+    :attr:`graph` for the link figures.
+    """
 
     name = "kg"
     typed = True
 
-    def __init__(self, extractor: Any, areas: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, extractor: Any, areas: Mapping[str, str] | None = None, rule: Any = None
+    ) -> None:
         """``areas``: ``{IRI: label}`` of the areas fields map to; default: taxonomy targets."""
         self.extractor = extractor
         self.taxonomy = extractor.taxonomy
         self.areas = dict(self.taxonomy.targets if areas is None else areas)
+        self.rule = rule
+        self.graph: KnowledgeGraph | None = None
 
-    def predict(self, papers: Sequence[Paper]) -> list[Prediction]:
-        mentions = self.extractor.extract(papers)
-        return [self.prediction(mentions[p.id]) for p in papers]
+    def predict(
+        self, papers: Sequence[Paper], progress: Progress | None = None
+    ) -> list[Prediction]:
+        done = 0
 
-    def prediction(self, mentions: Sequence[Mention]) -> Prediction:
-        """One paper's mentions as a :class:`Prediction`."""
+        def step(n: int) -> None:
+            nonlocal done
+            done += n
+            if progress:
+                progress("extracting (kg)", done, len(papers))
+
+        mentions = self.extractor.extract(papers, progress=step)
+        concepts, links = canonicalize(mentions, self.taxonomy)
+        self.graph = knowledge_graph(papers, concepts, links, self.taxonomy, self.rule)
+        linked: dict[str, set[str]] = defaultdict(set)
+        for link in links:
+            linked[link.paper_id].add(link.concept_key)
+        key_of = {
+            variant_key(form): c.key
+            for c in concepts
+            if c.kind is not Kind.FIELD
+            for form in (c.label, *c.alt_labels)
+        }
+        return [self.prediction(mentions[p.id], linked[p.id], key_of) for p in papers]
+
+    def prediction(
+        self,
+        mentions: Sequence[Mention],
+        linked: set[str] | None = None,
+        key_of: Mapping[str, str] | None = None,
+    ) -> Prediction:
+        """One paper's mentions as a :class:`Prediction`: the kept ones, typed, and the weak
+        ones its graph links it to (``linked`` concept keys), as mentioned."""
 
         def concept(m: Mention) -> Predicted:
             return Predicted((m.text, m.expansion) if m.expansion else (m.text,))
 
-        fields = [m for m in mentions if m.kind is Kind.FIELD]
+        def promoted(m: Mention) -> bool:
+            keys = {variant_key(f) for f in (m.text, m.expansion) if f}
+            return any((key_of or {}).get(k) in (linked or set()) for k in keys)
+
+        weak = [m for m in mentions if not m.selected and promoted(m)]
+        mentions = [m for m in mentions if m.selected]
+        fields = sorted((m for m in mentions if m.kind is Kind.FIELD), key=lambda m: -m.score)
         areas: list[str] = []
         for m in fields:
             # The strongest mapping only (closeMatch before broadMatch), as in bench/.
@@ -86,6 +143,7 @@ class KgPredictor:
             problems=tuple(concept(m) for m in mentions if m.kind is Kind.PROBLEM),
             fields=tuple(self._field(m.text) for m in fields),
             areas=tuple(areas),
+            mentioned=tuple(concept(m) for m in weak),
         )
 
     def _field(self, key: str) -> Predicted:
@@ -104,12 +162,18 @@ class KeyBERTBaseline:
         self.keybert = keybert_model(model)
         self.top_n = top_n
 
-    def predict(self, papers: Sequence[Paper]) -> list[Prediction]:
-        ranked = keywords(
-            self.keybert,
-            [p.text for p in papers],
-            keyphrase_ngram_range=(1, 3),
-            stop_words="english",
-            top_n=self.top_n,
-        )
+    def predict(
+        self, papers: Sequence[Paper], progress: Progress | None = None
+    ) -> list[Prediction]:
+        ranked: list[list[tuple[str, float]]] = []
+        for start in range(0, len(papers), BATCH_SIZE):
+            ranked += keywords(
+                self.keybert,
+                [p.text for p in papers[start : start + BATCH_SIZE]],
+                keyphrase_ngram_range=(1, 3),
+                stop_words="english",
+                top_n=self.top_n,
+            )
+            if progress:
+                progress(f"extracting ({self.name})", len(ranked), len(papers))
         return [Prediction(phrases=tuple(Predicted((k,)) for k, _ in r)) for r in ranked]

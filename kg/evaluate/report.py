@@ -40,6 +40,20 @@ def format_report(report: Report) -> str:
             f"area accuracy    {a.papers} papers: top-1 {a.top1_accuracy:.3f} ({a.top1}), "
             f"top-3 {a.top3_accuracy:.3f} ({a.top3})",
         ]
+    if report.links:
+        lines += [
+            "",
+            f"{'links':22} {'papers':>6} {'edges':>7} {'coverage':>8} {'area P@5':>8} "
+            f"{'kw-pair recall':>14} {'density':>7}",
+        ]
+        for f in report.links:
+            p5 = "" if f.area_precision is None else f"{f.area_precision:.3f}"
+            kw = "" if f.keyword_pair_recall is None else f"{f.keyword_pair_recall:.3f}"
+            kw = f"{kw} ({f.keyword_pairs})" if kw else ""
+            lines.append(
+                f"{f.system:22} {f.papers:6d} {f.edges:7d} {f.coverage:8.3f} {p5:>8} {kw:>14} "
+                f"{f.density:7.4f}"
+            )
     lines += [f"note: {n}" for n in report.notes]
     return "\n".join(lines) + "\n"
 
@@ -73,6 +87,23 @@ def report_json(report: Report) -> str:
             "top1_accuracy": round(report.areas.top1_accuracy, 4),
             "top3_accuracy": round(report.areas.top3_accuracy, 4),
         },
+        "links": [
+            {
+                "system": f.system,
+                "papers": f.papers,
+                "edges": f.edges,
+                "coverage": round(f.coverage, 4),
+                "area_precision_at_5": None
+                if f.area_precision is None
+                else round(f.area_precision, 4),
+                "keyword_pairs": f.keyword_pairs,
+                "keyword_pair_recall": None
+                if f.keyword_pair_recall is None
+                else round(f.keyword_pair_recall, 4),
+                "density": round(f.density, 6),
+            }
+            for f in report.links
+        ],
         "notes": list(report.notes),
     }
     return json.dumps(data, indent=2) + "\n"

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from kg.evaluate.gold import GoldPaper
+from kg.evaluate.links import LinkFigures
 from kg.evaluate.matching import Predicted, match, unique_gold
 from kg.evaluate.predictors import Prediction
 
@@ -77,6 +78,7 @@ class Report:
     seconds: float = 0.0
     gold_path: str = ""
     notes: tuple[str, ...] = field(default=())
+    links: tuple[LinkFigures, ...] = ()
 
 
 def _counts(predictions: Sequence[Predicted], gold: Sequence[str]) -> Counts:
@@ -111,7 +113,7 @@ def score(
         if typed and g.fields is not None:
             totals["field"] += _counts(pred.fields, g.fields)
         if g.keywords is not None:
-            totals["keyword"] += _counts(pred.concepts + pred.fields, g.keywords)
+            totals["keyword"] += _counts(pred.concepts + pred.mentioned + pred.fields, g.keywords)
         if typed and g.area is not None:
             areas = AreaAccuracy(
                 areas.papers + 1,

@@ -48,6 +48,7 @@ _ROLES = {
     "usesMethod": "uses method",
     "addressesProblem": "addresses problem",
     "inField": "in field",
+    "mentionsConcept": "mentions",
 }
 #: Above this many papers, concepts only one paper mentions leave the canvas
 #: (they stay in that paper's detail panel) so big graphs remain readable.

@@ -42,6 +42,7 @@ from kg.extract.select import (
 from kg.lexicon import lower_case_words
 from kg.model import Kind, Mention, Paper, Role
 from kg.taxonomy import Taxonomy, load_taxonomy
+from kg.text import clean
 from kg.text import sentences as split_sentences
 
 __all__ = ["Settings", "Extractor"]
@@ -126,7 +127,7 @@ class Extractor:
 
     def _extract_batch(self, papers: Sequence[Paper]) -> dict[str, tuple[Mention, ...]]:
         s = self.settings
-        sentence_lists = [split_sentences(p.text) or [p.text] for p in papers]
+        sentence_lists = [_sentences(p) for p in papers]
         tables = self.candidate_tables(papers, sentence_lists)
         field_lists = assign_fields_batch(
             [f"{p.title}. {p.text}" if p.title else p.text for p in papers],
@@ -228,6 +229,16 @@ def _vocabulary(by_doc: dict[str, list[str]]) -> Any:
     from sklearn.feature_extraction.text import CountVectorizer
 
     return CountVectorizer(analyzer=lambda doc: by_doc[doc], lowercase=False)
+
+
+def _sentences(paper: Paper) -> list[str]:
+    """What a paper's concepts are found in: its title, then the sentences of its abstract.
+
+    A title names the paper's main concepts more often than any sentence does.
+    """
+    body = split_sentences(paper.text) or [paper.text]
+    title = clean(paper.title) if paper.title else ""
+    return [title, *body] if title and title not in body else body
 
 
 def _selectable(c: Candidate) -> bool:

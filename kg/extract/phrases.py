@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 
 from kg.lexicon import (
+    ADJECTIVE_HEADS,
     GENERIC_NOUNS,
     NOMINAL_ING,
     NOT_ADVERBS_LY,
@@ -82,7 +83,10 @@ def is_generic(phrase: str) -> bool:
 
 
 def _adjective(word: str) -> bool:
+    """An adjective by its ending, or a hyphenated one ("probability-based", "training-free")."""
     low = word.lower().split("-")[-1]
+    if "-" in word and not word.isupper() and (low in ADJECTIVE_HEADS or low.endswith("ed")):
+        return True
     return bool(_ADJ_ENDING.search(low)) and low not in NOUNS_LIKE_ADJECTIVES and not word.isupper()
 
 

@@ -52,7 +52,7 @@ _AUTHOR_KEYWORD = 0.8
 # A phrase the paper mentions but does not keep is passed on as a weak mention
 # (a link only if other papers mention it too) when it is at least this likely
 # a method or problem.
-WEAK_FLOOR = 0.1
+WEAK_FLOOR = 0.05
 # A kind no phrase passes still gets its likeliest phrase, but only if the
 # classifier gives it at least this probability: below it, the phrase is more
 # likely a wrong concept than a right one ("human judgements" at 0.03).
@@ -143,6 +143,8 @@ def _typed(
         kind, prob = c.cue, entity  # a concept the wording types: trust the wording
     elif prob < classifier.thresholds[likeliest.value]:
         kind = None
+    if kind is not None and " " not in c.text and c.cue is None and not c.proposed:
+        kind = None  # a lone word with nothing typing it ("sparsity"): at most a weak mention
     if c.keyword and not quantity:  # the authors say it is a concept of their paper
         kind = kind or c.cue or likeliest
         prob = max(prob, _AUTHOR_KEYWORD)
@@ -327,16 +329,18 @@ def field_names(taxonomy: Taxonomy) -> dict[str, str]:
 def with_named_fields(
     mentions: list[Mention], fields: list[Mention], names: dict[str, str]
 ) -> list[Mention]:
-    """A method or problem that is a field's name ("reinforcement learning") becomes that field.
+    """A method that is a field's name ("reinforcement learning") is that field.
 
     The field is linked with the phrase's confidence and sentence, unless the
-    paper already has it; the paper's other mentions are kept as they are.
+    paper already has it. A problem keeps its kind ("speech recognition" is a
+    field and the task a paper addresses); the paper's other mentions are kept
+    as they are.
     """
     have = {m.text for m in fields}
     out, added = [], []
     for m in mentions:
         key = names.get(variant_key(m.text))
-        if key is None:
+        if key is None or m.kind is not Kind.METHOD:
             out.append(m)
         elif key not in have:
             have.add(key)

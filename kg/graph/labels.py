@@ -46,11 +46,12 @@ def _ranked_labels(
     """Per paper and kind, each concept label with how well it would name the paper."""
     by_key = {c.key: c for c in concepts}
     methods: dict[str, set[str]] = {}
-    for link in links:
+    typed = [link for link in links if link.role.typed]  # what the paper itself says
+    for link in typed:
         if link.role.kind is Kind.METHOD:
             methods.setdefault(link.paper_id, set()).add(by_key[link.concept_key].label.casefold())
     ranked: dict[tuple[str, Kind], list[tuple[_Rank, str]]] = {}
-    for link in links:
+    for link in typed:
         concept = by_key[link.concept_key]
         named = " " not in concept.label and looks_like_name(concept.label)
         if concept.kind is Kind.METHOD:

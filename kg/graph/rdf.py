@@ -19,6 +19,7 @@ _PROPERTY = {
     Role.USES: KG.usesMethod,
     Role.ADDRESSES: KG.addressesProblem,
     Role.IN_FIELD: KG.inField,
+    Role.MENTIONS: KG.mentionsConcept,
 }
 
 

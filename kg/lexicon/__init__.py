@@ -51,6 +51,7 @@ __all__ = [
     "FIELD_HEADS",
     "NOUN_VERBS",
     "VERB_FOLLOWERS",
+    "ADJECTIVE_HEADS",
 ]
 
 _HERE = Path(__file__).resolve().parent
@@ -87,6 +88,7 @@ ESTABLISHED = words("established")
 FIELD_HEADS = words("field_heads")
 NOUN_VERBS = words("noun_verbs")
 VERB_FOLLOWERS = words("verb_followers")
+ADJECTIVE_HEADS = words("adjective_heads")
 _NOT_PLURAL = words("not_plural")
 #: Words a concept phrase never contains as written: "two methods", "the novel approach".
 STOP_WORDS = FUNCTION_WORDS | PHRASE_BREAKS | QUANTITY_WORDS
