@@ -58,7 +58,7 @@ def test_kg_eval_prints_link_figures_and_a_baseline(fake_model, tmp_path):
             json.dumps({"abstract": t, "primary_area": a, "keywords": k})
             for t, a, k in zip(
                 texts,
-                ["reinforcement learning", "reinforcement learning", "optimization", "optimization"],
+                ["reinforcement learning"] * 2 + ["optimization"] * 2,
                 [["offline RL"], ["offline RL"], ["segmentation"], ["segmentation"]],
                 strict=True,
             )
