@@ -38,7 +38,11 @@ def fields(item: Any, source: str) -> dict[str, Any]:
         return found.get("value") if isinstance(found, dict) else found
 
     venue = value("venue")
-    venue_id = value("venueid")
+    venue_id = (
+        value("venueid")
+        or item.get("invitation")
+        or " ".join(i for i in item.get("invitations") or [] if isinstance(i, str))
+    )
     return {
         "id": item.get("id") or item.get("forum"),
         "title": value("title"),

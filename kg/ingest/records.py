@@ -200,6 +200,8 @@ def _names(value: Any, name: str, source: str, context: Context) -> tuple[str, .
     if isinstance(value, str):
         if ";" in value:
             parts = value.split(";")
+        elif name == "authors" and _one_inverted_name(value):
+            parts = [value]
         elif name == "authors":
             parts = re.split(r",\s*(?:and\s+)?|\s+and\s+", value)
         else:
@@ -215,6 +217,18 @@ def _names(value: Any, name: str, source: str, context: Context) -> tuple[str, .
         )
     cleaned = (printable(" ".join(part.split()), context.replaced) for part in parts)
     return tuple(dict.fromkeys(part for part in cleaned if part))
+
+
+def _one_inverted_name(value: str) -> bool:
+    """Whether ``value`` is one "Last, First" name ("Lee, A."), not "Ann Lee, Bo Li".
+
+    >>> _one_inverted_name("Lee, A."), _one_inverted_name("Ann Lee, Bo Li")
+    (True, False)
+    """
+    last, comma, _ = value.partition(",")
+    return (
+        comma == "," and value.count(",") == 1 and " and " not in value and len(last.split()) == 1
+    )
 
 
 _YEAR = re.compile(r"(?<!\d)((?:1[5-9]|20)\d\d)(?!\d)")

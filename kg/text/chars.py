@@ -12,6 +12,7 @@ since extraction renders those itself.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 
 from kg.text.latex import render_text
@@ -101,7 +102,13 @@ def latex_decoded(text: str) -> str:
         out.append(match.group())
         start = match.end()
     out.append(_text_decoded(text[start:]))
-    return "".join(out)
+    # "{\'\i}" renders as a dotless i with an accent; written Unicode has "í".
+    decoded = re.sub(
+        "[\u0131\u0237](?=[\u0300-\u036f])",
+        lambda m: "ij"["\u0131\u0237".index(m.group())],
+        "".join(out),
+    )
+    return unicodedata.normalize("NFC", decoded)
 
 
 def _text_decoded(part: str) -> str:
