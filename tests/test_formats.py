@@ -99,8 +99,9 @@ CASES = [
         "OpenAlex works",
         [(34, NO_ABSTRACT)],
         [
-            ("W4000000001", "GraphMix: Message Passing for Molecules", ("Jörg Müller", "Ana García"),
-             2024, "Journal of Graph Learning", ("graph neural networks",)),
+            ("W4000000001", "GraphMix: Message Passing for Molecules",
+             ("Jörg Müller", "Ana García"), 2024, "Journal of Graph Learning",
+             ("graph neural networks",)),
             ("W4000000002", "Heavy-Tailed Noise in SGD", ("Ann Lee",), 2023, None, ()),
         ],
     ),
@@ -214,7 +215,7 @@ def test_every_format_is_in_the_table_and_the_readme():
 
 
 def _concepts(built):
-    """What extraction made, by paper position: (concept key, kind, label, role, score, sentence)."""
+    """What extraction made, by paper position: concept key, kind, label, role, score, sentence."""
     labels = {c.key: (c.kind.value, c.label, c.alt_labels) for c in built.kg.concepts}
     order = {p.id: i for i, p in enumerate(built.kg.papers)}
     return sorted(
