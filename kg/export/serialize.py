@@ -55,7 +55,7 @@ def turtle_text(g: Graph) -> str:
 
 def ntriples_text(g: Graph) -> str:
     """N-Triples, one triple a line, sorted: the form line-oriented tools and diffs want."""
-    lines = g.serialize(format="nt", encoding="utf-8").decode("utf-8").splitlines()
+    lines = g.serialize(format="nt", encoding="utf-8").decode("utf-8").split("\n")
     return "".join(f"{line}\n" for line in sorted(set(lines)) if line.strip())
 
 
