@@ -17,7 +17,7 @@ from kg import export
 from kg.concepts import canonicalize
 from kg.extract import Embedder, Extractor, Settings, load_model
 from kg.graph import knowledge_graph, to_networkx, to_rdf
-from kg.ingest import MAX_FILE_BYTES, Reading, Skip, read_inputs
+from kg.ingest import MAX_FILE_BYTES, Reading, Skip, check_outside, read_inputs
 from kg.model import Kind, KnowledgeGraph, Paper
 from kg.taxonomy import load_taxonomy
 
@@ -148,6 +148,7 @@ def build(
         progress: Called as ``progress(stage, done, total)``.
         options: How to read the inputs.
     """
+    check_outside(inputs, out_dir)
     with export.output_dir(out_dir, OUTPUT_FILES) as target:
         built = assemble(
             inputs,

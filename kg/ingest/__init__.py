@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kg.errors import InputError, SkippedError
-from kg.ingest.files import MAX_FILE_BYTES, file_text, input_files
+from kg.ingest.files import MAX_FILE_BYTES, check_outside, file_text, input_files
 from kg.ingest.formats import FORMATS, SUPPORTED_SUFFIXES, read_file
 from kg.ingest.papers import paper_id, papers
 from kg.ingest.records import DUPLICATE, FIELDS, NO_ABSTRACT, NOT_FOUND, Context, Record, Skip
@@ -26,6 +26,7 @@ from kg.model import Paper
 __all__ = [
     "read_papers",
     "read_inputs",
+    "check_outside",
     "Reading",
     "Skip",
     "paper_id",

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from kg.errors import InputError
 
-__all__ = ["input_files", "file_text", "MAX_FILE_BYTES"]
+__all__ = ["input_files", "file_text", "check_outside", "MAX_FILE_BYTES"]
 
 #: Largest input file read (``--max-file-size`` changes it): 1 GiB.
 MAX_FILE_BYTES = 1 << 30
@@ -43,13 +43,10 @@ def input_files(
         suffixes: The suffixes of supported formats.
         exclude: kg's output directory: nothing in it is ever read.
     """
+    if exclude is not None:
+        check_outside(paths, exclude)
     for given in paths:
         path = Path(given)
-        if exclude is not None and _inside(path, exclude):
-            raise InputError(
-                f"{path}: is inside the output directory {exclude}, which kg replaces as a "
-                "whole; kg never reads its own output. Move the input or pass another --out"
-            )
         if path.is_dir():
             files = sorted(
                 child
@@ -74,6 +71,22 @@ def input_files(
             yield path
         else:
             raise InputError(f"{path}: no such file or directory; check the path")
+
+
+def check_outside(paths: Sequence[str | Path], directory: str | Path) -> None:
+    """Refuse any input that is, or lies inside, the output ``directory``.
+
+    Raises:
+        InputError: naming the first such input.
+    """
+    out = Path(os.path.abspath(directory))
+    out = out.resolve() if out.is_symlink() else out.parent.resolve() / out.name
+    for given in paths:
+        if _inside(Path(given), out):
+            raise InputError(
+                f"{given}: is the output directory {directory} or inside it; kg replaces that "
+                "directory as a whole and never reads its own output, so pass another --out"
+            )
 
 
 def _inside(path: Path, directory: Path) -> bool:
@@ -113,9 +126,18 @@ def file_text(path: Path, *, encoding: str | None = None, max_bytes: int = MAX_F
                     "or mislabelled: re-save it as UTF-8"
                 ) from exc
     try:
-        return _newlines(data.decode("utf-8"))
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(_not_utf8(path, data, exc)) from exc
+    if "\x00" in text[:4096] and (guess := _guess_encoding(data)) is not None:
+        # ASCII text in UTF-16 without a byte-order mark is valid UTF-8 full of NULs
+        iconv, codec, what = guess
+        raise InputError(
+            f"{path}:1: it looks like {what}; convert it with "
+            f"`iconv -f {iconv} -t UTF-8 {path} > fixed{path.suffix}`, or read it as it is "
+            f"with --encoding {codec}"
+        )
+    return _newlines(text)
 
 
 def _read_bytes(path: Path, max_bytes: int) -> bytes:
