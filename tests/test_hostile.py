@@ -13,8 +13,6 @@ real signals) are at the end.
 from __future__ import annotations
 
 import codecs
-import fcntl
-import io
 import json
 import os
 import re
@@ -192,14 +190,16 @@ CASES = [
         0, "cleaned 4 characters"),
     Case("form-feed", _good_plus({"abstract": "We propose PageNet.\fIt splits pages."}),
         0, "1 page or line break character replaced by a line break"),
-    Case("index-html-is-a-directory", _index_is_directory, 1, "index.html/, which kg did not write"),
+    Case("index-html-is-a-directory", _index_is_directory, 1,
+         "index.html/, which kg did not write"),
     Case("legacy-staging-left-in-output", _legacy_staging, 0, "3 papers"),
     Case("killed-build-left-staging-beside", _killed_build_leftovers, 0, "3 papers"),
     Case("out-equal-to-input-directory", _out_is_input, 1, "never reads its own output"),
     Case("input-inside-output", _input_inside_out, 1, "never reads its own output"),
     Case("out-is-a-file", _out_is_file, 1, "exists and is not a directory"),
     Case("out-under-a-file", _out_under_file, 1, "cannot write to output directory"),
-    Case("out-holds-foreign-files", _out_has_foreign_file, 1, "my-notes.txt, which kg did not write"),
+    Case("out-holds-foreign-files", _out_has_foreign_file, 1,
+         "my-notes.txt, which kg did not write"),
     Case("deeply-nested-json", _deep, 1, "deep.json:1: JSON nested more than 500 levels deep"),
     Case("lone-surrogate", _good_plus(
         {"abstract": "We propose Sur\ud800Net for text.", "title": "Half \udc00 a pair"}),
