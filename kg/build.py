@@ -163,9 +163,8 @@ def build(
             progress("writing", 0, 1)
         files = {name: text.encode("utf-8") for name, text in output_texts(built).items()}
         warnings = export.size_warnings({name: len(data) for name, data in files.items()})
-        written = target.write(files)
-        if progress:
-            progress("written", 1, 1)
+        committed = (lambda: progress("written", 1, 1)) if progress else None
+        written = target.write(files, on_commit=committed)
     concepts = built.kg.concepts
     kinds = {k.value: sum(1 for c in concepts if c.kind is k) for k in Kind}
     reading = built.reading

@@ -17,6 +17,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -482,3 +483,122 @@ def test_a_symlinked_output_directory_is_swapped_at_its_target(fake_model, tmp_p
     )
     assert result.exit_code == 0, result.stderr
     assert (tmp_path / "out").is_symlink() and (real / "kg.ttl").is_file()
+
+
+# --- interrupted builds: real processes, real signals ---------------------------
+
+# Runs the real `kg build` in a child process with the fake embedder, pausing at
+# POINT during export: before writing file N (of six) into the new directory, just
+# before the swap, or just after it. The test sends its signal while the child waits.
+_CHILD = """
+import os, sys, time
+sys.path.insert(0, {root!r})
+from tests.conftest import FakeEmbedder
+import kg.build, kg.export.atomic as atomic
+point = {point!r}
+written = [0]
+write_one, swap = atomic._write_one, atomic._swap
+
+def pause():
+    print("PAUSED", flush=True)
+    time.sleep(5)
+
+def paused_write_one(directory, name, content):
+    if point == "before-file-%d" % written[0]:
+        pause()
+    write_one(directory, name, content)
+    written[0] += 1
+
+def paused_swap(new, real):
+    if point == "before-swap":
+        pause()
+    swap(new, real)
+    if point == "after-swap":
+        pause()
+
+atomic._write_one, atomic._swap = paused_write_one, paused_swap
+kg.build.load_model = FakeEmbedder
+from kg.cli import main
+main(["build", {source!r}, "--out", {out!r}])
+"""
+POINTS = ["before-file-0", "before-file-3", "before-file-5", "before-swap", "after-swap"]
+
+
+def _start(point: str, source: Path, out: Path) -> subprocess.Popen:
+    code = _CHILD.format(root=str(ROOT), point=point, source=str(source), out=str(out))
+    child = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    line = child.stdout.readline()
+    assert line.strip() == "PAUSED", child.communicate()
+    return child
+
+
+@pytest.fixture(scope="module")
+def new_build(tmp_path_factory, fake_embedder):
+    """What an uninterrupted build of the new input writes, byte for byte."""
+    tmp = tmp_path_factory.mktemp("new")
+    source = jsonl(tmp / "new.jsonl", *({"abstract": a} for a in GOOD[:2]))
+    kg.build.build([source], tmp / "out", embedder=fake_embedder)
+    return source, snapshot(tmp / "out")
+
+
+@pytest.mark.parametrize("point", POINTS)
+@pytest.mark.parametrize(
+    "signum", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL], ids=["INT", "TERM", "KILL"]
+)
+def test_a_build_stopped_during_export_leaves_one_whole_output(
+    point, signum, previous, new_build, tmp_path, fake_model
+):
+    out = tmp_path / "out"
+    shutil.copytree(previous, out)
+    before = snapshot(out)
+    source, after = new_build
+    child = _start(point, source, out)
+    child.send_signal(signum)
+    stdout, stderr = child.communicate(timeout=60)
+    assert "Traceback" not in stderr
+    # Once the swap has begun, Ctrl-C and SIGTERM wait for it: the new output is whole.
+    finished = point == "after-swap" or (point == "before-swap" and signum != signal.SIGKILL)
+    assert snapshot(out) == (after if finished else before)
+    if signum == signal.SIGKILL:
+        assert child.returncode == -signal.SIGKILL
+    else:
+        assert child.returncode == (130 if signum == signal.SIGINT else 143), stderr
+        word = "interrupted" if signum == signal.SIGINT else "terminated"
+        state = "new output had already been written" if finished else "previous output is left"
+        assert f"kg: {word}; the {state}" in stderr, stderr
+        assert leftovers(out) == []
+    # The next build cleans up whatever a killed one left, and writes the new output.
+    rebuilt = CliRunner().invoke(cli, ["build", str(source), "--out", str(out)])
+    assert rebuilt.exit_code == 0, rebuilt.stderr
+    assert leftovers(out) == [] and snapshot(out) == after
+
+
+def test_a_full_disk_mid_export_leaves_the_previous_output(previous, new_build, tmp_path):
+    """RLIMIT_FSIZE makes the kernel refuse writes past a size, as a full disk would."""
+    out = tmp_path / "out"
+    shutil.copytree(previous, out)
+    before = snapshot(out)
+    source, _ = new_build
+    code = (
+        f"import sys; sys.path.insert(0, {str(ROOT)!r})\n"
+        "from tests.conftest import FakeEmbedder\n"
+        "import kg.build; kg.build.load_model = FakeEmbedder\n"
+        "from kg.cli import main\n"
+        f"main(['build', {str(source)!r}, '--out', {str(out)!r}])\n"
+    )
+
+    def limit_file_size() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_FSIZE, (64_000, 64_000))
+
+    child = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, preexec_fn=limit_file_size
+    )
+    assert child.returncode == 1, child.stderr
+    assert "kg: error: cannot write the output to" in child.stderr
+    assert "File too large" in child.stderr and "is unchanged" in child.stderr
+    assert "Traceback" not in child.stderr
+    assert snapshot(out) == before and leftovers(out) == []

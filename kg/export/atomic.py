@@ -30,10 +30,13 @@ import errno
 import fcntl
 import os
 import shutil
+import signal
 import tempfile
-from collections.abc import Collection, Iterator, Mapping
+import threading
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from kg.errors import BusyError, OutputError
 
@@ -55,8 +58,14 @@ class Output:
     real: Path  # the directory that is swapped (symbolic links resolved)
     names: frozenset[str]
 
-    def write(self, files: Mapping[str, str | bytes]) -> list[Path]:
+    def write(
+        self, files: Mapping[str, str | bytes], on_commit: Callable[[], None] | None = None
+    ) -> list[Path]:
         """Write ``files`` into a new directory and swap it in for the old one.
+
+        Ctrl-C and SIGTERM that arrive during the swap take effect just after
+        it and ``on_commit`` (called once the new output is in place), so the
+        caller always knows which output a stopped build left.
 
         Raises:
             OutputError: Writing failed (a full disk, say); nothing changed.
@@ -71,7 +80,10 @@ class Output:
             for name, content in files.items():
                 _write_one(staging, name, content)
             _fsync_dir(staging)
-            _swap(staging, self.real)
+            with _signals_deferred():
+                _swap(staging, self.real)
+                if on_commit is not None:
+                    on_commit()
         except OSError as exc:
             shutil.rmtree(staging, ignore_errors=True)
             raise OutputError(
@@ -215,6 +227,30 @@ def _write_one(directory: Path, name: str, content: str | bytes) -> None:
         fh.write(data)
         fh.flush()
         os.fsync(fh.fileno())
+
+
+@contextlib.contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM until the block is done, then act on them as usual."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    held = (signal.SIGINT, signal.SIGTERM)
+    previous: dict[int, Any] = {
+        s: signal.signal(s, lambda signum, frame: caught.append(signum)) for s in held
+    }
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if caught:
+            handler = previous[caught[0]]
+            if callable(handler):
+                handler(caught[0], None)
+            elif handler == signal.SIG_DFL:
+                os.kill(os.getpid(), caught[0])
 
 
 def _fsync_dir(path: Path) -> None:
