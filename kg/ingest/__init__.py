@@ -12,7 +12,7 @@ naming the file and line.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -101,7 +101,10 @@ def read_inputs(
             raise InputError(f"{path}: no papers found; {fmt.expected}")
         files.append((path, fmt.name, len(found)))
         for item in found:
-            (skipped if isinstance(item, Skip) else records).append(item)  # type: ignore[arg-type]
+            if isinstance(item, Skip):
+                skipped.append(item)
+            else:
+                records.append(item)
     found_papers, duplicates = papers(records)
     skipped += duplicates
     skipped.sort(key=_input_order({str(f[0]): i for i, f in enumerate(files)}))
@@ -116,12 +119,14 @@ def read_inputs(
     return Reading(tuple(found_papers), tuple(skipped), dict(context.replaced), tuple(files))
 
 
-def read_papers(paths: Sequence[str | Path], **options: object) -> list[Paper]:
+def read_papers(paths: Sequence[str | Path]) -> list[Paper]:
     """The papers of :func:`read_inputs`, for callers that need nothing else."""
-    return list(read_inputs(paths, **options).papers)  # type: ignore[arg-type]
+    return list(read_inputs(paths).papers)
 
 
-def _input_order(file_index: dict[str, int]):  # type: ignore[no-untyped-def]
+def _input_order(file_index: dict[str, int]) -> Callable[[Skip], tuple[int, int]]:
+    """Sort key of skips: file order, then line (duplicates are found after all files)."""
+
     def key(skip: Skip) -> tuple[int, int]:
         path, _, line = skip.source.rpartition(":")
         return file_index.get(path, len(file_index)), int(line) if line.isdigit() else 0
