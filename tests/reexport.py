@@ -77,6 +77,26 @@ def _wos_tsv(papers: Sequence[Paper]) -> str:
     )
 
 
+def _wos_plain(papers: Sequence[Paper]) -> str:
+    out = ["FN Clarivate Analytics Web of Science", "VR 1.0"]
+    for p in papers:
+        words, lines, line = p.abstract.split(), [], ""
+        for word in words:  # Web of Science wraps fields, continuing with three spaces
+            if line and len(line) + len(word) > 70:
+                lines.append(line)
+                line = word
+            else:
+                line = f"{line} {word}".strip()
+        lines.append(line)
+        out += ["PT C", "AB " + lines[0], *("   " + rest for rest in lines[1:])]
+        if p.venue:
+            out.append(f"SO {p.venue}")
+        if p.year:
+            out.append(f"PY {p.year}")
+        out += ["ER", ""]
+    return "\n".join(out + ["EF", ""])
+
+
 def _csl(papers: Sequence[Paper]) -> str:
     items = [
         {
@@ -167,6 +187,7 @@ WRITERS: dict[str, tuple[str, Callable[[Sequence[Paper]], str]]] = {
     "RIS": ("seeds.ris", _ris),
     "CSV (Zotero)": ("seeds.csv", _zotero_csv),
     "TSV (Web of Science)": ("savedrecs.txt", _wos_tsv),
+    "Web of Science plain text": ("wos-savedrecs.txt", _wos_plain),
     "CSL-JSON": ("seeds-csl.json", _csl),
     "OpenAlex works": ("works.json", _openalex),
     "arXiv metadata snapshot": ("arxiv-metadata-oai-snapshot.json", _arxiv),

@@ -33,6 +33,7 @@ from kg.ingest import (
     plain,
     ris,
     semantic_scholar,
+    wos,
 )
 from kg.ingest.records import Context, Record, Skip, canonical, record
 
@@ -85,6 +86,7 @@ class Format:
 
 FORMATS: tuple[Format, ...] = (
     Format.text(ris, (".ris",), sniffed=(".txt",)),
+    Format.text(wos, (".ciw",), sniffed=(".txt",)),
     Format.text(delimited, (".csv", ".tsv", ".tab"), sniffed=(".txt",)),
     Format.text(plain, (".txt", ".md")),
     Format.text(bibtex, (".bib", ".bibtex")),
