@@ -183,8 +183,8 @@ CASES = [
     # --- the table of found bugs ---
     Case("csv-unclosed-quote-row-1", _file("p.csv", UNCLOSED_CSV), 1,
          "p.csv:2: a quoted field that starts in this row is never closed"),
-    Case("title-newline-backslash-quote", _good_plus(
-        {"abstract": "We propose QuoteNet for parsing.", "title": 'A title\nthat ends in \\"'}),
+    Case("literal-newline-backslash-quote", _good_plus(
+        {"abstract": 'We propose QuoteNet for parsing.\nIt ends in \\"', "title": 'T\\"'}),
         0, "4 papers"),
     Case("control-characters", _good_plus(
         {"abstract": "We propose Ctrl\x01Net\x00 with \x08 and \x1b[31m escapes for parsing."}),
@@ -197,6 +197,8 @@ CASES = [
     Case("killed-build-left-staging-beside", _killed_build_leftovers, 0, "3 papers"),
     Case("out-equal-to-input-directory", _out_is_input, 1, "never reads its own output"),
     Case("input-inside-output", _input_inside_out, 1, "never reads its own output"),
+    Case("another-builds-output-as-input", lambda t: [str(t / "out"), "--out", str(t / "o2")], 1,
+         "graph.json: is a graph (JSON-LD or networkx node-link JSON, as kg writes)"),
     Case("out-is-a-file", _out_is_file, 1, "exists and is not a directory"),
     Case("out-under-a-file", _out_under_file, 1, "cannot write to output directory"),
     Case("out-holds-foreign-files", _out_has_foreign_file, 1,

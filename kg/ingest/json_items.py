@@ -51,6 +51,12 @@ def items(path: Path, text: str) -> Iterator[tuple[str, Any]]:
     key = None
     found = document
     if isinstance(document, dict):
+        if "@graph" in document or {"nodes", "directed", "multigraph"} <= set(document):
+            raise InputError(
+                f"{path}: is a graph (JSON-LD or networkx node-link JSON, as kg writes), not a "
+                "list of papers; kg never reads its own output, so pass the files it was built "
+                "from"
+            )
         key = _wrapper(document)
         if key is None:
             yield f"{path}:1", document  # one work, as an API returns it
