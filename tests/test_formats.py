@@ -12,9 +12,9 @@ import re
 from pathlib import Path
 
 import pytest
+from reexport import WRITERS, write_as
 
 from kg.ingest import DUPLICATE, FORMATS, NO_ABSTRACT, NOT_FOUND, read_inputs
-from tests.reexport import WRITERS, write_as
 
 FIXTURES = Path(__file__).parent / "fixtures" / "formats"
 SEEDS = Path(__file__).parents[1] / "seeds"
