@@ -493,7 +493,10 @@ def test_a_symlinked_output_directory_is_swapped_at_its_target(fake_model, tmp_p
 # POINT during export: before writing file N (of six) into the new directory, just
 # before the swap, or just after it. The test sends its signal while the child waits.
 _CHILD = """
-import os, sys, time
+import os, signal, sys, time
+# Ctrl-C as in an interactive shell, even when the tests run in the background
+# (where the shell starts children with SIGINT ignored).
+signal.signal(signal.SIGINT, signal.default_int_handler)
 sys.path.insert(0, {root!r})
 from tests.conftest import FakeEmbedder
 import kg.build, kg.export.atomic as atomic

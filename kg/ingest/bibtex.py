@@ -80,8 +80,9 @@ def _values(entry: model.Entry) -> dict[str, Any]:
 
 def _reason(block: model.ParsingFailedBlock) -> str:
     error = getattr(block, "error", None)
-    message = " ".join(str(error).split()) if error else ""
-    return message or type(error).__name__ if error else "unparseable block"
+    if error is None:
+        return "unparseable block"
+    return " ".join(str(error).split()) or type(error).__name__
 
 
 def _decoded(value: Any) -> Any:
