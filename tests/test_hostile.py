@@ -28,6 +28,7 @@ import networkx as nx
 import pyoxigraph as ox
 import pytest
 from click.testing import CliRunner
+from test_cli import ABSTRACTS
 
 import kg.build
 import kg.export.sizes
@@ -35,14 +36,7 @@ from kg.build import OUTPUT_FILES
 from kg.cli import cli
 
 ROOT = Path(__file__).resolve().parents[1]
-GOOD = [
-    "We propose Graph-Mixer, a graph transformer for molecule property prediction. "
-    "Graph-Mixer outperforms message passing networks on molecular benchmarks.",
-    "Message passing networks suffer from oversmoothing in molecule property prediction. "
-    "We introduce DropEdge-X, a regularization method that mitigates oversmoothing.",
-    "We study reinforcement learning with sparse rewards. We propose Curio, an exploration "
-    "bonus based on prediction error, and evaluate it on Atari games.",
-]
+GOOD = ABSTRACTS  # three abstracts written for the CLI tests
 
 
 def jsonl(path: Path, *records: dict) -> Path:
