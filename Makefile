@@ -40,4 +40,4 @@ eval: $(STAMP)
 	$(BIN)/kg eval $(DATA)/iclr2024_dev.jsonl
 
 clean:
-	rm -rf $(VENV) output/*.ttl output/*.json output/*.graphml output/*.html
+	rm -rf $(VENV) output .output.kg-lock

@@ -1,13 +1,13 @@
 """The whole build: input files -> papers -> concepts -> graphs -> output files.
 
 Plain orchestration of the stages; :mod:`kg.cli` only wraps :func:`build`
-with progress on stderr and a summary line.
+with progress on stderr and a summary.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import networkx as nx
@@ -17,15 +17,33 @@ from kg import export
 from kg.concepts import canonicalize
 from kg.extract import Embedder, Extractor, Settings, load_model
 from kg.graph import knowledge_graph, to_networkx, to_rdf
-from kg.ingest import read_papers
+from kg.ingest import MAX_FILE_BYTES, Reading, Skip, check_outside, read_inputs
 from kg.model import Kind, KnowledgeGraph, Paper
 from kg.taxonomy import load_taxonomy
 
-__all__ = ["Built", "BuildResult", "assemble", "build", "OUTPUT_FILES"]
+__all__ = [
+    "Built",
+    "BuildResult",
+    "ReadOptions",
+    "assemble",
+    "build",
+    "output_texts",
+    "OUTPUT_FILES",
+]
 
-OUTPUT_FILES = ("kg.ttl", "graph.graphml", "graph.json", "index.html")
+OUTPUT_FILES = ("kg.ttl", "kg.nt", "kg.jsonld", "graph.graphml", "graph.json", "index.html")
 
 Progress = Callable[[str, int, int], None]
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """How to read the inputs (``kg build --column/--encoding/--max-file-size/--strict``)."""
+
+    columns: Mapping[str, str] = field(default_factory=dict)
+    encoding: str | None = None
+    max_file_bytes: int = MAX_FILE_BYTES
+    strict: bool = False
 
 
 @dataclass(frozen=True)
@@ -35,17 +53,21 @@ class Built:
     kg: KnowledgeGraph
     rdf: Graph
     graph: nx.Graph  # papers, concepts, mentions and shared-concept edges
+    reading: Reading | None = None  # what the input files held, skips included
 
 
 @dataclass(frozen=True)
 class BuildResult:
-    """What a build made; the CLI prints it as one line."""
+    """What a build made; the CLI prints it as a summary."""
 
     papers: int
     concepts: dict[str, int]
     links: int
     edges: int
     files: tuple[Path, ...]
+    skipped: tuple[Skip, ...] = ()
+    replaced: Mapping[str, int] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
 
 
 def assemble(
@@ -55,10 +77,21 @@ def assemble(
     taxonomy_path: str | Path | None = None,
     settings: Settings | None = None,
     progress: Progress | None = None,
+    options: ReadOptions | None = None,
+    exclude: Path | None = None,
 ) -> Built:
     """Read, extract and build the graphs of ``inputs`` without writing anything."""
     report = progress or (lambda stage, done, total: None)
-    papers = read_papers(inputs)
+    opts = options or ReadOptions()
+    reading = read_inputs(
+        inputs,
+        columns=opts.columns,
+        encoding=opts.encoding,
+        max_file_bytes=opts.max_file_bytes,
+        strict=opts.strict,
+        exclude=exclude,
+    )
+    papers = list(reading.papers)
     taxonomy = load_taxonomy(taxonomy_path)
     report("loading model", 0, 1)
     extractor = Extractor(embedder or load_model(), taxonomy, settings)
@@ -73,7 +106,19 @@ def assemble(
     mentions = extractor.extract(papers, progress=step)
     concepts, links = canonicalize(mentions, taxonomy)
     kg = knowledge_graph(papers, concepts, links, taxonomy)
-    return Built(kg, to_rdf(kg), to_networkx(kg))
+    return Built(kg, to_rdf(kg), to_networkx(kg), reading)
+
+
+def output_texts(built: Built) -> dict[str, str]:
+    """Every output file's content, by name (:data:`OUTPUT_FILES`)."""
+    return {
+        "kg.ttl": export.turtle_text(built.rdf),
+        "kg.nt": export.ntriples_text(built.rdf),
+        "kg.jsonld": export.jsonld_text(built.rdf),
+        "graph.graphml": export.graphml_text(built.graph),
+        "graph.json": export.json_text(built.graph),
+        "index.html": export.render_html(built.graph, _heading(built.kg.papers)),
+    }
 
 
 def build(
@@ -84,42 +129,54 @@ def build(
     taxonomy_path: str | Path | None = None,
     settings: Settings | None = None,
     progress: Progress | None = None,
+    options: ReadOptions | None = None,
 ) -> BuildResult:
     """Build the knowledge graph of ``inputs`` into ``out_dir``.
 
-    Nothing is written unless every stage succeeds and every file's content
-    has been generated; then :func:`kg.export.write_files` stages the files
-    and moves each into place (atomic per file, not yet for the directory).
+    ``out_dir`` is checked and locked before anything is read; nothing is
+    written unless every stage succeeds and every file's content has been
+    generated, and then the whole directory is swapped in one step
+    (:func:`kg.export.output_dir`). ``progress("written", 1, 1)`` reports
+    that the new output is in place.
 
     Args:
-        inputs: Files or directories (plain-text lists, JSONL, JSON, CSV).
-        out_dir: Where ``kg.ttl``, ``graph.graphml``, ``graph.json`` and
-            ``index.html`` go.
+        inputs: Files or directories in any supported format.
+        out_dir: Where the :data:`OUTPUT_FILES` go; it must hold nothing else.
         embedder: The embedding model; the packaged MiniLM by default.
         taxonomy_path: A SKOS field taxonomy; ``ontology/fields.ttl`` by default.
         settings: Extraction settings.
         progress: Called as ``progress(stage, done, total)``.
+        options: How to read the inputs.
     """
-    built = assemble(
-        inputs,
-        embedder=embedder,
-        taxonomy_path=taxonomy_path,
-        settings=settings,
-        progress=progress,
-    )
-    if progress:
-        progress("writing", 0, 1)
-    files = {
-        "kg.ttl": export.turtle_text(built.rdf),
-        "graph.graphml": export.graphml_text(built.graph),
-        "graph.json": export.json_text(built.graph),
-        "index.html": export.render_html(built.graph, _heading(built.kg.papers)),
-    }
-    written = export.write_files(Path(out_dir), files)
+    check_outside(inputs, out_dir)
+    with export.output_dir(out_dir, OUTPUT_FILES) as target:
+        built = assemble(
+            inputs,
+            embedder=embedder,
+            taxonomy_path=taxonomy_path,
+            settings=settings,
+            progress=progress,
+            options=options,
+            exclude=target.real,
+        )
+        if progress:
+            progress("writing", 0, 1)
+        files = {name: text.encode("utf-8") for name, text in output_texts(built).items()}
+        warnings = export.size_warnings({name: len(data) for name, data in files.items()})
+        committed = (lambda: progress("written", 1, 1)) if progress else None
+        written = target.write(files, on_commit=committed)
     concepts = built.kg.concepts
     kinds = {k.value: sum(1 for c in concepts if c.kind is k) for k in Kind}
+    reading = built.reading
     return BuildResult(
-        len(built.kg.papers), kinds, len(built.kg.links), len(built.kg.edges), tuple(written)
+        len(built.kg.papers),
+        kinds,
+        len(built.kg.links),
+        len(built.kg.edges),
+        tuple(written),
+        skipped=reading.skipped if reading else (),
+        replaced=reading.replaced if reading else {},
+        warnings=tuple(warnings),
     )
 
 

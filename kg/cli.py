@@ -1,14 +1,16 @@
 """kg's command line: thin commands over :mod:`kg.build`, :mod:`kg.query`, :mod:`kg.evaluate`.
 
 The only module that prints or exits. Data goes to stdout; progress, warnings
-and errors go to stderr; a user mistake is one line of explanation and exit
-status 1, never a traceback.
+and errors go to stderr; a user mistake is one line of explanation and a
+documented exit status (README, "Exit status"), never a traceback.
 """
 
 from __future__ import annotations
 
+import signal
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -16,24 +18,38 @@ import click
 
 from kg.errors import KGError
 
-__all__ = ["main", "cli"]
+__all__ = ["main", "cli", "INTERRUPTED", "TERMINATED"]
 
 #: Exit status of a run stopped by Ctrl-C (128 + SIGINT), as shells report it.
 INTERRUPTED = 130
+#: Exit status of a run stopped by SIGTERM (128 + 15).
+TERMINATED = 143
+#: Locations of skipped records listed per reason in the summary.
+SHOWN_SKIPS = 3
 
 
 class UserError(click.ClickException):
-    """A :class:`~kg.errors.KGError` at the command line: one line on stderr, status 1."""
+    """A :class:`~kg.errors.KGError` at the command line: one line on stderr."""
+
+    def __init__(self, message: str, exit_code: int = 1) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code  # type: ignore[misc]  # click reads it per instance
 
     def show(self, file: Any = None) -> None:
         click.echo(f"kg: error: {self.message}", err=True)
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C so that the same clean-up runs."""
+
+
 class _Interrupted(click.ClickException):
-    exit_code = INTERRUPTED
+    def __init__(self, message: str, exit_code: int) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code  # type: ignore[misc]
 
     def show(self, file: Any = None) -> None:
-        click.echo("\nkg: interrupted; previous output left as it was", err=True)
+        click.echo(f"\nkg: {self.message}", err=True)
 
 
 class _Group(click.Group):
@@ -43,20 +59,33 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except KGError as exc:
-            raise UserError(str(exc)) from exc
+            raise UserError(str(exc), exc.exit_code) from exc
         except (KeyboardInterrupt, click.exceptions.Abort) as exc:
-            raise _Interrupted("interrupted") from exc
+            how = "terminated" if isinstance(exc, _Terminated) else "interrupted"
+            code = TERMINATED if isinstance(exc, _Terminated) else INTERRUPTED
+            written = ctx.meta.get("kg.written")
+            if written is None:
+                state = ""
+            elif written:
+                state = "; the new output had already been written in full"
+            else:
+                state = "; the previous output is left exactly as it was"
+            raise _Interrupted(how + state, code) from exc
 
 
 class _Progress:
     """One self-overwriting stderr line per stage (plain lines when not a TTY)."""
 
-    def __init__(self) -> None:
+    def __init__(self, meta: dict[str, Any] | None = None) -> None:
         self.tty = sys.stderr.isatty()
         self.last = ("", -1)
         self.start = time.monotonic()
+        self.meta = meta if meta is not None else {}
 
     def __call__(self, stage: str, done: int, total: int) -> None:
+        if stage == "written":
+            self.meta["kg.written"] = True
+            return
         if total > 1:
             pct = 100 * done // total
             if (stage, pct // 10) == self.last and done != total:
@@ -87,7 +116,7 @@ def cli() -> None:
     default="output",
     show_default=True,
     type=click.Path(path_type=Path),
-    help="Directory for kg.ttl, graph.graphml, graph.json and index.html.",
+    help="Output directory, replaced as a whole by each build; it must hold only kg's files.",
 )
 @click.option(
     "--taxonomy",
@@ -95,23 +124,132 @@ def cli() -> None:
     default=None,
     help="SKOS field taxonomy (Turtle); default: ontology/fields.ttl.",
 )
-def build(inputs: tuple[Path, ...], out_dir: Path, taxonomy: Path | None) -> None:
+@click.option(
+    "--column",
+    "columns",
+    multiple=True,
+    metavar="FIELD=NAME",
+    help="Read kg's FIELD (abstract, title, id, authors, year, venue, keywords) from the "
+    "column or key NAME of CSV/TSV and JSON records. Repeatable.",
+)
+@click.option("--strict", is_flag=True, help="Fail (exit status 3) instead of skipping any record.")
+@click.option(
+    "--encoding",
+    default=None,
+    metavar="CODEC",
+    help="Read every input with this encoding (e.g. cp1252) instead of detecting UTF-8/UTF-16.",
+)
+@click.option(
+    "--max-file-size",
+    "max_file_mb",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="MB",
+    help="Largest input file to read, in MiB (default 1024).",
+)
+@click.pass_context
+def build(
+    ctx: click.Context,
+    inputs: tuple[Path, ...],
+    out_dir: Path,
+    taxonomy: Path | None,
+    columns: tuple[str, ...],
+    strict: bool,
+    encoding: str | None,
+    max_file_mb: int | None,
+) -> None:
     """Build the graph from INPUTS (files or directories; default: seeds/)."""
+    from kg.build import ReadOptions
     from kg.build import build as run_build
+    from kg.ingest import MAX_FILE_BYTES
 
-    progress = _Progress()
+    options = ReadOptions(
+        columns=_columns(columns),
+        encoding=_codec(encoding),
+        max_file_bytes=max_file_mb * (1 << 20) if max_file_mb else MAX_FILE_BYTES,
+        strict=strict,
+    )
+    ctx.meta["kg.written"] = False
+    progress = _Progress(ctx.meta)
     try:
         result = run_build(
-            list(inputs) or [Path("seeds")], out_dir, taxonomy_path=taxonomy, progress=progress
+            list(inputs) or [Path("seeds")],
+            out_dir,
+            taxonomy_path=taxonomy,
+            progress=progress,
+            options=options,
         )
     finally:
         progress.close()
+    for warning in result.warnings:
+        click.echo(f"kg: warning: {warning}", err=True)
     kinds = ", ".join(f"{n} {k}s" for k, n in result.concepts.items())
     files = ", ".join(str(f) for f in result.files)
+    skipped = f"; skipped {_records(len(result.skipped))}" if result.skipped else ""
     click.echo(
         f"{result.papers} papers, {sum(result.concepts.values())} concepts ({kinds}), "
-        f"{result.links} links, {result.edges} shared-concept edges; wrote {files}"
+        f"{result.links} links, {result.edges} shared-concept edges; wrote {files}{skipped}"
     )
+    for line in _details(result):
+        click.echo(f"  {line}")
+
+
+def _records(n: int) -> str:
+    return f"{n} record{'s' if n != 1 else ''}"
+
+
+def _details(result: Any) -> list[str]:
+    """The summary's further lines: each reason for skipping, with the first locations."""
+    from kg.text import REPLACED
+
+    lines = []
+    by_reason: dict[str, list[Any]] = {}
+    for skip in result.skipped:
+        by_reason.setdefault(skip.reason, []).append(skip)
+    for reason, skips in by_reason.items():
+        shown = ", ".join(s.source for s in skips[:SHOWN_SKIPS])
+        more = f" and {len(skips) - SHOWN_SKIPS} more" if len(skips) > SHOWN_SKIPS else ""
+        lines.append(f"skipped {_records(len(skips))}: {reason} ({shown}{more})")
+    replaced = Counter(result.replaced)
+    if replaced:
+        kinds = ", ".join(
+            f"{n} {kind}{'s' if n != 1 else ''} {REPLACED[kind]}" for kind, n in replaced.items()
+        )
+        total = sum(replaced.values())
+        chars = f"{total} character{'s' if total != 1 else ''}"
+        lines.append(f"cleaned {chars} no output file can carry: {kinds}")
+    return lines
+
+
+def _columns(pairs: tuple[str, ...]) -> dict[str, str]:
+    from kg.ingest import FIELDS
+
+    out = {}
+    for pair in pairs:
+        name, sep, column = pair.partition("=")
+        name = name.strip().casefold()
+        if not sep or not column.strip():
+            raise click.BadParameter(f"{pair!r} is not FIELD=NAME", param_hint="--column")
+        if name not in FIELDS:
+            raise click.BadParameter(
+                f"{name!r} is not one of kg's fields: {', '.join(FIELDS)}", param_hint="--column"
+            )
+        out[name] = column.strip()
+    return out
+
+
+def _codec(name: str | None) -> str | None:
+    if name is None:
+        return None
+    import codecs
+
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        raise click.BadParameter(
+            f"unknown encoding {name!r}; use a name such as utf-8, cp1252, latin-1 or utf-16",
+            param_hint="--encoding",
+        ) from None
 
 
 @cli.command()
@@ -183,8 +321,13 @@ def _is_file(path: Path) -> bool:
         return False
 
 
+def _terminate(signum: int, frame: Any) -> None:
+    raise _Terminated()
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Entry point of the ``kg`` command."""
+    """Entry point of the ``kg`` command: SIGTERM stops a build as cleanly as Ctrl-C."""
+    signal.signal(signal.SIGTERM, _terminate)
     cli.main(args=argv, prog_name="kg")
 
 

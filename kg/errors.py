@@ -6,11 +6,25 @@ exit status. Every message says what failed, where, and what to do about it.
 
 from __future__ import annotations
 
-__all__ = ["KGError", "InputError", "ModelError", "QueryError", "TaxonomyError"]
+__all__ = [
+    "KGError",
+    "InputError",
+    "SkippedError",
+    "ModelError",
+    "OutputError",
+    "BusyError",
+    "QueryError",
+    "TaxonomyError",
+]
 
 
 class KGError(Exception):
-    """Base class: a problem with the user's input or set-up, not a kg bug."""
+    """Base class: a problem with the user's input or set-up, not a kg bug.
+
+    ``exit_code`` is the status ``kg`` exits with (README, "Exit status").
+    """
+
+    exit_code = 1
 
 
 class InputError(KGError):
@@ -27,3 +41,19 @@ class QueryError(KGError):
 
 class TaxonomyError(KGError):
     """A field taxonomy file is not a usable SKOS concept scheme."""
+
+
+class SkippedError(InputError):
+    """``--strict`` was given and some records would have been skipped."""
+
+    exit_code = 3
+
+
+class OutputError(KGError):
+    """The output directory cannot be written, is not kg's, or another build holds it."""
+
+
+class BusyError(OutputError):
+    """Another build is writing into the same output directory."""
+
+    exit_code = 4

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import kg.extract.embed
 from kg.errors import ModelError
-from kg.extract.embed import Memo, MiniLM
+from kg.extract.embed import INSTALL, Memo, MiniLM, verify_model
 
 
 class Counting:
@@ -34,10 +37,65 @@ def test_memo_gives_the_same_vectors_and_embeds_each_text_once(fake_embedder):
     assert memo.embed([]).shape[0] == 0
 
 
-def test_altered_weights_are_refused(monkeypatch):
-    monkeypatch.setattr(kg.extract.embed, "MODEL_SHA256", "0" * 64)
-    with pytest.raises(ModelError, match="sha256"):
-        MiniLM()
+@pytest.fixture
+def model_copy(tmp_path) -> Path:
+    """A copy of the packaged model's directory (the weights linked, not copied)."""
+    source = kg.extract.embed.model_dir()
+    copy = tmp_path / "model"
+    shutil.copytree(source, copy, ignore=shutil.ignore_patterns("model.safetensors"))
+    (copy / "model.safetensors").symlink_to(source / "model.safetensors")
+    return copy
+
+
+def _edit_json(path: Path, **changes) -> None:
+    data = json.loads(path.read_text())
+    data.update(changes)
+    path.write_text(json.dumps(data, indent=2))
+
+
+def _replace_weights(copy: Path) -> None:
+    (copy / "model.safetensors").unlink()
+    (copy / "model.safetensors").write_bytes(b"\0" * 1024)
+
+
+@pytest.mark.parametrize(
+    "change, named",
+    [
+        (lambda m: _edit_json(m / "config.json", hidden_act="relu"), "config.json"),
+        (
+            lambda m: _edit_json(
+                m / "1_Pooling" / "config.json",
+                pooling_mode_mean_tokens=False,
+                pooling_mode_cls_token=True,
+            ),
+            "1_Pooling/config.json",
+        ),
+        (lambda m: (m / "tokenizer.json").write_text('{"version": '), "tokenizer.json"),
+        (lambda m: (m / "tokenizer_config.json").unlink(), "tokenizer_config.json"),
+        (lambda m: (m / "vocab.txt").write_text("[PAD]\n"), "vocab.txt"),
+        (lambda m: (m / "added_tokens.json").write_text('{"sgd": 30522}'), "added_tokens.json"),
+        (_replace_weights, "model.safetensors"),
+        (lambda m: shutil.rmtree(m), "is missing"),
+    ],
+    ids=["config", "pooling", "tokenizer", "tokenizer-config", "vocab", "extra", "weights", "gone"],
+)
+def test_any_changed_model_file_is_refused_before_loading(model_copy, change, named, monkeypatch):
+    import socket
+
+    def no_network(*args, **kwargs):
+        raise AssertionError("kg tried to open a network connection")
+
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    change(model_copy)
+    with pytest.raises(ModelError) as error:
+        MiniLM(path=model_copy)
+    message = str(error.value)
+    assert named in message and INSTALL in message and "\n" not in message
+
+
+def test_the_pinned_hashes_are_those_of_the_installed_model():
+    verify_model(kg.extract.embed.model_dir())
+    assert kg.extract.embed.MODEL_FILES["model.safetensors"] == kg.extract.embed.MODEL_SHA256
 
 
 @pytest.mark.model

@@ -9,7 +9,7 @@ import networkx as nx
 import pytest
 
 from kg.errors import KGError
-from kg.export import graphml_text, json_text, write_files
+from kg.export import exchange_supported, graphml_text, json_text, output_dir, write_files
 
 
 @pytest.fixture
@@ -66,3 +66,40 @@ def test_unwritable_output_is_a_clear_error(tmp_path):
         write_files(blocker, {"a.txt": "a"})
     with pytest.raises(KGError, match="cannot write"):
         write_files(blocker / "sub", {"a.txt": "a"})
+
+
+def test_write_swaps_the_whole_directory_and_removes_files_no_longer_written(tmp_path):
+    out = tmp_path / "out"
+    write_files(out, {"a.txt": "old a", "b.txt": "old b"})
+    inode = out.stat().st_ino
+    with output_dir(out, ["a.txt", "b.txt"]) as target:  # a build that no longer writes b.txt
+        target.write({"a.txt": "new a"})
+    assert sorted(os.listdir(out)) == ["a.txt"] and (out / "a.txt").read_text() == "new a"
+    assert out.stat().st_ino != inode  # a new directory, not files renamed one by one
+    assert [p.name for p in tmp_path.iterdir() if p.name != "out"] == [".out.kg-lock"]
+
+
+def test_without_an_atomic_exchange_the_fallback_swaps_too(tmp_path, monkeypatch):
+    import kg.export.atomic as atomic
+
+    monkeypatch.setattr(atomic, "_exchange", lambda a, b: False)
+    out = tmp_path / "out"
+    write_files(out, {"a.txt": "old"})
+    write_files(out, {"a.txt": "new"})
+    assert (out / "a.txt").read_text() == "new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".out.kg-lock", "out"]
+
+
+def test_a_build_killed_inside_the_fallback_is_undone_by_the_next(tmp_path):
+    out = tmp_path / "out"
+    write_files(out, {"a.txt": "previous"})
+    os.rename(out, tmp_path / ".out.kg-old-123")  # killed between the fallback's renames
+    (tmp_path / ".out.kg-new-456").mkdir()
+    with output_dir(out, ["a.txt"]) as target:
+        assert (out / "a.txt").read_text() == "previous"
+        assert target.real == out.resolve()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".out.kg-lock", "out"]
+
+
+def test_the_exchange_is_atomic_on_this_file_system(tmp_path):
+    assert exchange_supported(tmp_path)  # Linux with renameat2: the fallback is not in use

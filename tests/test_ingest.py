@@ -10,8 +10,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kg.errors import InputError
-from kg.ingest import SUPPORTED_SUFFIXES, paper_id, read_papers
+from kg.errors import InputError, SkippedError
+from kg.ingest import (
+    DUPLICATE,
+    NO_ABSTRACT,
+    SUPPORTED_SUFFIXES,
+    paper_id,
+    read_inputs,
+    read_papers,
+)
 from kg.text import clean
 
 ROOT = Path(__file__).parents[1]
@@ -254,8 +261,8 @@ def test_non_utf8_file_names_encoding(tmp_path: Path) -> None:
         ("empty.jsonl", "", "", "JSON object"),
         ("bad.jsonl", '{"abstract": "Fine."}\n{"abstract": oops}\n', ":2", "not valid JSON"),
         ("list.jsonl", '["not", "an", "object"]\n', ":1", "JSON object"),
-        ("no-abstract.jsonl", '{"abstract": "Fine."}\n{"title": "T"}\n', ":2", "summary"),
-        ("blank-abstract.jsonl", '{"abstract": "   "}\n', ":1", "empty abstract"),
+        ("blank-abstract.jsonl", '{"abstract": "   "}\n', ":1", "only record was skipped"),
+        ("number-abstract.jsonl", '{"abstract": 42}\n', ":1", "a number (int), not text"),
         ("bad-year.jsonl", '{"abstract": "Fine.", "year": "next year"}\n', ":1", "4-digit"),
         ("bad-authors.jsonl", '{"abstract": "Fine.", "authors": 3}\n', ":1", "authors"),
         ("bad.json", '[{"abstract": "Fine."},\n oops]', ":2", "not valid JSON"),
@@ -263,7 +270,7 @@ def test_non_utf8_file_names_encoding(tmp_path: Path) -> None:
         ("other.json", '{"items": []}', "", "papers"),
         ("no-column.csv", "id,title,body\n1,T,Text\n", ":1", "id, title, body"),
         ("ragged.csv", "id,abstract\n1,Some text, with a comma\n", ":2", "quote"),
-        ("empty-abstract.csv", "id,abstract\n1,\n", ":2", "empty abstract"),
+        ("empty-abstract.csv", "id,abstract\n1,\n", ":2", "1 no abstract"),
     ],
 )
 def test_malformed_inputs_name_file_and_line(
@@ -273,6 +280,28 @@ def test_malformed_inputs_name_file_and_line(
     message = error_for([path])
     assert f"{path}{where}" in message
     assert hint in message
+
+
+def test_records_without_abstract_and_duplicates_are_skipped_and_counted(tmp_path: Path) -> None:
+    lines = [
+        {"abstract": ABSTRACT_A},
+        {"title": "No abstract at all"},
+        {"abstract": "   ", "title": "Blank"},
+        {"abstract": ABSTRACT_A.upper(), "title": "Same text"},
+        {"abstract": ABSTRACT_B},
+    ]
+    path = write(tmp_path / "p.jsonl", "\n".join(json.dumps(r) for r in lines))
+    reading = read_inputs([path])
+    assert [p.abstract for p in reading.papers] == [ABSTRACT_A, ABSTRACT_B]
+    assert [(s.source, s.reason) for s in reading.skipped] == [
+        (f"{path}:2", NO_ABSTRACT),
+        (f"{path}:3", NO_ABSTRACT),
+        (f"{path}:4", DUPLICATE),
+    ]
+    assert f"{path}:1" in reading.skipped[2].detail
+    with pytest.raises(SkippedError, match=re.escape(f"{path}:2")) as error:
+        read_inputs([path], strict=True)
+    assert "--strict" in str(error.value) and "2 no abstract, 1 exact duplicate" in str(error.value)
 
 
 # --- shared evaluation data ----------------------------------------------------

@@ -1,51 +1,310 @@
-"""Write a build's files into the output directory without ever leaving half a file.
+"""Write a build's files by swapping the whole output directory in one step.
 
-Every file is first written in full to a staging directory inside the output
-directory; only once all of them exist is each moved over its target with
-``os.replace``, which is atomic per file. A build that fails while generating
-or staging leaves the previous output untouched; one that fails during the
-moves can leave some files new and some old (the whole-directory swap that
-closes this gap is planned with the robustness work).
+A build never writes into its output directory. :func:`output_dir` checks the
+directory before any work starts (it is a directory or can be made one, it
+holds nothing but kg's files, no input lies inside it), takes a lock beside
+it for the whole build and removes what killed builds left behind.
+:meth:`Output.write` then writes every file into a new sibling directory,
+flushes it to disk and exchanges it with the old one in one
+``renameat2(RENAME_EXCHANGE)`` call, so a reader sees either the old build or
+the new one, never a mix, and a build that fails or is interrupted at any
+point (an exception, Ctrl-C, SIGTERM, SIGKILL, a full disk) leaves the
+previous output exactly as it was.
+
+Where the kernel or file system has no exchange (not Linux, or a file system
+without it), the fallback is two renames: the old directory to a backup name,
+the new one into place. Between them the output directory is briefly absent,
+never mixed; a build killed in that instant leaves the backup, which the next
+build puts back before doing anything else.
+
+Names used beside the output directory ``out``: ``.out.kg-lock`` (the lock,
+kept), ``.out.kg-new-*`` (a build being written) and ``.out.kg-old-*`` (the
+fallback's backup).
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import errno
+import fcntl
 import os
+import shutil
+import signal
 import tempfile
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Collection, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from kg.errors import KGError
+from kg.errors import BusyError, OutputError
 
-__all__ = ["write_files"]
+__all__ = ["output_dir", "Output", "write_files", "exchange_supported"]
+
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
+#: Entries an output directory may hold besides the build's own files: the
+#: placeholder git keeps, and the staging directories of kg before 0.2.
+_ALSO_OURS = (".gitkeep",)
+_LEGACY_STAGING = ".kg-staging-"
 
 
-def write_files(out_dir: Path, files: Mapping[str, str]) -> list[Path]:
-    """Write all files into ``out_dir``: staged first, then each moved into place.
+@dataclass
+class Output:
+    """A locked output directory; :meth:`write` replaces it with new files."""
+
+    path: Path  # as the user named it, for messages
+    real: Path  # the directory that is swapped (symbolic links resolved)
+    names: frozenset[str]
+
+    def write(
+        self, files: Mapping[str, str | bytes], on_commit: Callable[[], None] | None = None
+    ) -> list[Path]:
+        """Write ``files`` into a new directory and swap it in for the old one.
+
+        Ctrl-C and SIGTERM that arrive during the swap take effect just after
+        it and ``on_commit`` (called once the new output is in place), so the
+        caller always knows which output a stopped build left.
+
+        Raises:
+            OutputError: Writing failed (a full disk, say); nothing changed.
+        """
+        parent = self.real.parent
+        try:
+            staging = Path(tempfile.mkdtemp(prefix=f".{self.real.name}.kg-new-", dir=parent))
+        except OSError as exc:
+            raise OutputError(f"cannot write next to {self.path}: {exc.strerror}") from exc
+        try:
+            os.chmod(staging, _mode(self.real))
+            for name, content in files.items():
+                _write_one(staging, name, content)
+            _fsync_dir(staging)
+            with _signals_deferred():
+                _swap(staging, self.real)
+                if on_commit is not None:
+                    on_commit()
+        except OSError as exc:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise OutputError(
+                f"cannot write the output to {self.path} ({exc.strerror or exc}); "
+                f"{self.path} is unchanged"
+            ) from exc
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+        return [self.path / name for name in files]
+
+
+@contextlib.contextmanager
+def output_dir(path: str | Path, names: Collection[str]) -> Iterator[Output]:
+    """Check and lock the output directory ``path`` for a build that writes ``names``.
+
+    Args:
+        path: The output directory (it and its parents are created if missing).
+        names: The files a build writes; a name ending in ``/`` is a directory.
 
     Raises:
-        KGError: ``out_dir`` exists but is not a directory, or is not writable.
+        OutputError: ``path`` is not a directory, cannot be written, or holds
+            something kg did not write (kg replaces it as a whole).
+        BusyError: Another build holds the lock.
     """
-    if out_dir.exists() and not out_dir.is_dir():
-        raise KGError(f"output path {out_dir} exists and is not a directory; pass --out DIR")
+    shown = Path(path)
+    real = _real(shown)
+    parent = real.parent
     try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(dir=out_dir, prefix=".kg-staging-"))
+        parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise KGError(f"cannot write to output directory {out_dir}: {exc.strerror}") from exc
-    written = []
+        raise OutputError(
+            f"cannot write to output directory {shown}: cannot create {parent} "
+            f"({exc.strerror}); pass --out DIR"
+        ) from exc
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise OutputError(
+            f"cannot write the output directory {shown}: {parent} is not writable; pass --out DIR"
+        )
+    lock = _lock(parent / f".{real.name}.kg-lock", shown)
     try:
-        for name, text in files.items():
-            staged = staging / name
-            staged.write_text(text, encoding="utf-8", newline="\n")
-        for name in files:
-            target = out_dir / name
-            os.replace(staging / name, target)
-            written.append(target)
-    except OSError as exc:
-        raise KGError(f"cannot write to output directory {out_dir}: {exc}") from exc
+        _clean_leftovers(real)
+        if real.exists() and not real.is_dir():
+            raise OutputError(f"output path {shown} exists and is not a directory; pass --out DIR")
+        _check_ours(shown, real, names)
+        yield Output(shown, real, frozenset(names))
     finally:
-        for leftover in staging.iterdir():
-            leftover.unlink()
-        staging.rmdir()
-    return written
+        os.close(lock)
+
+
+def write_files(out_dir: Path, files: Mapping[str, str | bytes]) -> list[Path]:
+    """Lock ``out_dir``, then replace it with ``files`` (for callers outside a build)."""
+    with output_dir(out_dir, files) as target:
+        return target.write(files)
+
+
+def _real(path: Path) -> Path:
+    """The directory to swap: symbolic links to it and in its parents resolved."""
+    try:
+        absolute = Path(os.path.abspath(path))
+        if absolute.is_symlink():
+            return absolute.resolve()
+        return absolute.parent.resolve() / absolute.name
+    except (OSError, RuntimeError) as exc:
+        raise OutputError(f"cannot use {path} as the output directory: {exc}") from exc
+
+
+def _lock(lock_path: Path, shown: Path) -> int:
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+    except OSError as exc:
+        raise OutputError(f"cannot lock the output directory {shown}: {exc.strerror}") from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        os.close(fd)
+        who = f" (pid {holder})" if holder.isdigit() else ""
+        raise BusyError(
+            f"another kg build{who} is writing {shown}; wait for it to finish, or pass "
+            "another --out"
+        ) from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd
+
+
+def _clean_leftovers(real: Path) -> None:
+    """Undo what killed builds left: restore a fallback backup, remove staging directories."""
+    leftovers = sorted(real.parent.glob(f".{real.name}.kg-*"))
+    backups = [p for p in leftovers if p.name.startswith(f".{real.name}.kg-old-")]
+    if backups and not real.exists():
+        os.rename(backups[-1], real)  # killed between the fallback's two renames
+    for leftover in leftovers:
+        if leftover.name.endswith(".kg-lock") or not leftover.exists():
+            continue
+        if leftover.is_dir() and not leftover.is_symlink():
+            shutil.rmtree(leftover, ignore_errors=True)
+        else:
+            leftover.unlink(missing_ok=True)
+    if real.is_dir():
+        for legacy in real.glob(f"{_LEGACY_STAGING}*"):
+            shutil.rmtree(legacy, ignore_errors=True)
+
+
+def _check_ours(shown: Path, real: Path, names: Collection[str]) -> None:
+    """Refuse to replace a directory that holds anything kg did not write."""
+    if not real.is_dir():
+        return
+    files = {n for n in names if not n.endswith("/")} | set(_ALSO_OURS)
+    dirs = {n.rstrip("/") for n in names if n.endswith("/")}
+    foreign = []
+    for entry in sorted(real.iterdir()):
+        is_dir = entry.is_dir() and not entry.is_symlink()
+        if (entry.name in files and not is_dir) or (entry.name in dirs and is_dir):
+            continue
+        foreign.append(entry.name + ("/" if is_dir else ""))
+    if foreign:
+        listed = ", ".join(foreign[:5]) + (", …" if len(foreign) > 5 else "")
+        raise OutputError(
+            f"output directory {shown} holds {listed}, which kg did not write; kg replaces "
+            "the whole directory, so move those away or pass another --out"
+        )
+
+
+def _mode(real: Path) -> int:
+    try:
+        return real.stat().st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o777 & ~umask
+
+
+def _write_one(directory: Path, name: str, content: str | bytes) -> None:
+    """Write one file in full and flush it to disk."""
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    target = directory / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+@contextlib.contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM until the block is done, then act on them as usual."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    held = (signal.SIGINT, signal.SIGTERM)
+    previous: dict[int, Any] = {
+        s: signal.signal(s, lambda signum, frame: caught.append(signum)) for s in held
+    }
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if caught:
+            handler = previous[caught[0]]
+            if callable(handler):
+                handler(caught[0], None)
+            elif handler == signal.SIG_DFL:
+                os.kill(os.getpid(), caught[0])
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _swap(new: Path, real: Path) -> None:
+    """Put ``new`` where ``real`` is, in one step where the system allows it."""
+    if not real.exists():
+        os.rename(new, real)
+    elif _exchange(new, real):
+        shutil.rmtree(new, ignore_errors=True)  # now the previous output; else the next build
+    else:
+        backup = Path(tempfile.mkdtemp(prefix=f".{real.name}.kg-old-", dir=real.parent))
+        os.rmdir(backup)
+        os.rename(real, backup)
+        try:
+            os.rename(new, real)
+        except BaseException:
+            os.rename(backup, real)
+            raise
+        shutil.rmtree(backup, ignore_errors=True)
+    with contextlib.suppress(OSError):  # the swap is done; durability is best effort now
+        _fsync_dir(real.parent)
+
+
+_renameat2 = None
+with contextlib.suppress(AttributeError, OSError):
+    _renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Atomically exchange two directories; False where the system cannot."""
+    if _renameat2 is None:
+        return False
+    result = _renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    if result == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP):
+        return False
+    raise OSError(code, os.strerror(code), str(b))
+
+
+def exchange_supported(directory: Path) -> bool:
+    """Whether ``directory``'s file system can exchange two directories atomically."""
+    a = Path(tempfile.mkdtemp(prefix=".kg-probe-", dir=directory))
+    b = Path(tempfile.mkdtemp(prefix=".kg-probe-", dir=directory))
+    try:
+        return _exchange(a, b)
+    finally:
+        os.rmdir(a)
+        os.rmdir(b)

@@ -1,42 +1,106 @@
-"""CSV files with a header row: one paper per row, columns named as in JSON records."""
+"""CSV and TSV with a header row: one paper per row, columns found by name.
+
+Reads what spreadsheets and reference managers write: any of ``,`` ``;``
+tab or ``|`` as the delimiter (sniffed from the header), a byte-order mark,
+quoted fields with line breaks, and the column names of Zotero ("Abstract
+Note"), Scopus, Web of Science ("AB"), Dimensions and kg's own; ``--column
+abstract=NAME`` names any other. Quotes are checked strictly: a quote that is
+never closed is an error naming the line where its row starts, instead of
+swallowing every later row into one abstract.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 from kg.errors import InputError
-from kg.ingest.records import ALIASES, Record, record
+from kg.ingest.records import ALIASES, Context, Record, Skip, canonical, field_key, record
 
-__all__ = ["read"]
+__all__ = ["read", "sniff", "EXPECTED", "NAME"]
 
-EXPECTED = "expected a header row and one row per paper with an 'abstract' column"
+NAME = "CSV/TSV"
+EXPECTED = "expected a header row and one row per paper with an abstract column"
+_DELIMITERS = (",", "\t", ";", "|")
 
 
-def read(path: Path, text: str) -> Iterator[Record]:
+def sniff(text: str) -> bool:
+    """Whether a ``.txt`` file is a tab-delimited table (Web of Science's export)."""
+    header = text.split("\n", 1)[0]
+    if header.count("\t") < 2:
+        return False
+    names = {field_key(name) for name in header.split("\t")}
+    return any(alias in names for alias in ALIASES["abstract"])
+
+
+def read(path: Path, text: str, context: Context) -> Iterator[Record | Skip]:
     """One record per non-empty row; a row must have as many fields as the header."""
-    reader = csv.reader(io.StringIO(text, newline=""))
+    delimiter = _delimiter(path, text)
+    csv.field_size_limit(max(csv.field_size_limit(), len(text) + 1))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    start = 1
     try:
         header = next(reader, None)
         if header is None:
             return
-        columns = {name.strip().casefold(): index for index, name in enumerate(header)}
-        if not any(name in columns for name in ALIASES["abstract"]):
-            raise InputError(
-                f"{path}:1: no abstract column (found: {', '.join(header) or 'none'}); "
-                f"name the column one of: {', '.join(ALIASES['abstract'])}"
-            )
-        line = reader.line_num + 1
+        _check_columns(path, header, context)
+        start = reader.line_num + 1
         for row in reader:
             if any(cell.strip() for cell in row):
                 if len(row) != len(header):
                     raise InputError(
-                        f"{path}:{line}: row has {len(row)} fields but the header has "
-                        f"{len(header)}; quote fields that contain commas or line breaks"
+                        f"{path}:{start}: row has {len(row)} fields but the header has "
+                        f"{len(header)}; quote fields that contain {_named(delimiter)} or line "
+                        "breaks"
                     )
-                yield record(dict(zip(header, row, strict=True)), f"{path}:{line}")
-            line = reader.line_num + 1
+                source = f"{path}:{start}"
+                yield record(
+                    canonical(dict(zip(header, row, strict=True)), source, context.columns),
+                    source,
+                    context,
+                )
+            start = reader.line_num + 1
     except csv.Error as exc:
-        raise InputError(f"{path}:{reader.line_num}: malformed CSV ({exc})") from exc
+        if "end of data" in str(exc):
+            raise InputError(
+                f"{path}:{start}: a quoted field that starts in this row is never closed; "
+                'close the quote, or double a quote that belongs in the text ("")'
+            ) from exc
+        raise InputError(
+            f"{path}:{reader.line_num}: malformed {NAME} ({exc}); quote a field that contains "
+            'quotes, and double each quote inside it ("")'
+        ) from exc
+
+
+def _delimiter(path: Path, text: str) -> str:
+    """The delimiter the header uses most (outside quotes); tab for ``.tsv``."""
+    header = re.sub(r'"[^"]*"', "", text.split("\n", 1)[0])
+    counts = {d: header.count(d) for d in _DELIMITERS}
+    best = max(counts.values())
+    if best == 0:
+        return "\t" if path.suffix.lower() in (".tsv", ".tab") else ","
+    if path.suffix.lower() in (".tsv", ".tab") and counts["\t"] == best:
+        return "\t"
+    return next(d for d in _DELIMITERS if counts[d] == best)
+
+
+def _check_columns(path: Path, header: list[str], context: Context) -> None:
+    names = {field_key(name) for name in header}
+    found = ", ".join(header) or "none"
+    for name, column in context.columns.items():
+        if field_key(column) not in names:
+            raise InputError(
+                f"{path}:1: no column {column!r} for --column {name}={column} (found: {found})"
+            )
+    if "abstract" not in context.columns and not any(a in names for a in ALIASES["abstract"]):
+        raise InputError(
+            f"{path}:1: no abstract column (found: {found}); name it one of "
+            f"{', '.join(ALIASES['abstract'])}, or pick it with --column abstract=NAME"
+        )
+
+
+def _named(delimiter: str) -> str:
+    return {"\t": "tabs", ",": "commas", ";": "semicolons", "|": "'|'"}[delimiter]

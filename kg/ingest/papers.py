@@ -7,7 +7,7 @@ import re
 from dataclasses import replace
 
 from kg.errors import InputError
-from kg.ingest.records import Record
+from kg.ingest.records import DUPLICATE, Record, Skip
 from kg.model import Paper
 from kg.text import clean, normalise
 
@@ -38,15 +38,25 @@ def paper_id(abstract: str, given: str | None = None) -> str:
     return "p-" + hashlib.sha256(normalise(abstract).encode()).hexdigest()[:_HASH_CHARS]
 
 
-def papers(records: list[Record]) -> list[Paper]:
-    """One paper per distinct abstract; a later copy only fills metadata the first lacks."""
+def papers(records: list[Record]) -> tuple[list[Paper], list[Skip]]:
+    """One paper per distinct abstract, and a skip for each exact duplicate.
+
+    A duplicate (same :func:`~kg.text.normalise` key) only fills metadata that
+    the first copy lacks.
+
+    Raises:
+        InputError: Two different abstracts share an id.
+    """
     out: list[Paper] = []
+    skipped: list[Skip] = []
     by_key: dict[str, int] = {}
     by_id: dict[str, int] = {}
     for record in records:
         key = normalise(record.abstract)
         if key in by_key:
-            out[by_key[key]] = _merged(out[by_key[key]], record)
+            first = out[by_key[key]]
+            out[by_key[key]] = _merged(first, record)
+            skipped.append(Skip(record.source, DUPLICATE, f"same abstract as {first.source}"))
             continue
         pid = paper_id(record.abstract, record.id)
         if pid in by_id:
@@ -69,7 +79,7 @@ def papers(records: list[Record]) -> list[Paper]:
                 source=record.source,
             )
         )
-    return out
+    return out, skipped
 
 
 def _merged(paper: Paper, record: Record) -> Paper:

@@ -10,10 +10,11 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from kg.ingest.records import Record
+from kg.ingest.records import Context, Record, Skip, record
 
-__all__ = ["read"]
+__all__ = ["read", "NAME", "EXPECTED"]
 
+NAME = "plain text"
 EXPECTED = "expected abstracts as paragraphs separated by blank lines"
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 # A collection title is one short line: at most this many characters and words.
@@ -21,7 +22,7 @@ _TITLE_CHARS = 120
 _TITLE_WORDS = 12
 
 
-def read(path: Path, text: str) -> Iterator[Record]:
+def read(path: Path, text: str, context: Context) -> Iterator[Record | Skip]:
     """Each paragraph after an optional collection title is one abstract."""
     venue: str | None = None
     year: int | None = None
@@ -33,7 +34,8 @@ def read(path: Path, text: str) -> Iterator[Record]:
         if heading is not None:
             venue, year = heading
             continue
-        yield Record(abstract=" ".join(lines), source=f"{path}:{line}", venue=venue, year=year)
+        fields = {"abstract": " ".join(lines), "venue": venue, "year": year}
+        yield record(fields, f"{path}:{line}", context)
 
 
 def _paragraphs(text: str) -> Iterator[tuple[int, list[str]]]:

@@ -1,25 +1,77 @@
-"""One paper as a file gives it (:class:`Record`), and reading one from a JSON object or CSV row."""
+"""One paper as a file gives it (:class:`Record`), or why it was skipped (:class:`Skip`).
+
+Every reader turns what it parsed into a mapping of kg's field names
+(``abstract``, ``title``, ``id``, ``authors``, ``year``, ``venue``,
+``keywords``) and hands it to :func:`record`, which checks the types, removes
+characters no output can carry and decides whether the record is a paper or a
+skip. Generic records (JSON objects, CSV rows) are mapped by :func:`canonical`,
+which knows the column names that reference managers and databases use.
+"""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from kg.errors import InputError
+from kg.text import printable
 
-__all__ = ["Record", "record", "ALIASES"]
+__all__ = [
+    "Record",
+    "Skip",
+    "Context",
+    "record",
+    "canonical",
+    "dig",
+    "strings",
+    "field_key",
+    "ALIASES",
+    "FIELDS",
+    "NO_ABSTRACT",
+    "DUPLICATE",
+    "NOT_FOUND",
+]
 
-# Accepted field names, most specific first; matched case-insensitively.
+#: kg's field names, as ``--column FIELD=NAME`` accepts them.
+FIELDS = ("id", "title", "abstract", "authors", "year", "venue", "keywords")
+
+# Accepted column names, most specific first, compared after field_key(). They
+# cover kg's own names and the exports of Zotero ("Abstract Note", "Manual
+# Tags"), Scopus ("Author Keywords", "Source title", "EID"), Web of Science's
+# tab-delimited files (AB, TI, AU, PY, SO, DE, UT), Dimensions and others.
 ALIASES = {
-    "id": ("id", "paper_id", "paperid", "doc_key", "doc_id", "docid", "uid"),
-    "title": ("title", "paper_title"),
-    "abstract": ("abstract", "summary", "text", "abstract_text", "paper_abstract", "content"),
-    "authors": ("authors", "author", "author_names", "creators"),
-    "year": ("year", "pub_year", "publication_year", "published_year"),
-    "venue": ("venue", "conference", "journal", "booktitle", "venue_name"),
-    "keywords": ("keywords", "keyword", "tags", "key_words"),
-}
+    "id": (
+        "id", "paper_id", "paperid", "doc_key", "doc_id", "docid", "uid", "key", "citation_key",
+        "ut", "eid", "accession_number", "doi", "di", "pmid", "arxiv_id",
+    ),
+    "title": ("title", "paper_title", "article_title", "document_title", "ti", "primary_title"),
+    "abstract": (
+        "abstract", "summary", "text", "abstract_text", "paper_abstract", "content",
+        "abstract_note", "ab", "description",
+    ),
+    "authors": (
+        "authors", "author", "author_names", "creators", "author_full_names", "au", "af",
+    ),
+    "year": (
+        "year", "pub_year", "pubyear", "publication_year", "published_year", "py", "date",
+        "publication_date",
+    ),
+    "venue": (
+        "venue", "conference", "journal", "booktitle", "venue_name", "publication_title",
+        "source_title", "source", "so", "container_title", "journal_name",
+    ),
+    "keywords": (
+        "keywords", "keyword", "tags", "key_words", "manual_tags", "author_keywords", "de",
+    ),
+}  # fmt: skip
+
+#: Why a record was skipped; the build summary counts each.
+NO_ABSTRACT = "no abstract"
+DUPLICATE = "exact duplicate"
+NOT_FOUND = "null result"
 
 
 @dataclass(frozen=True)
@@ -36,58 +88,111 @@ class Record:
     keywords: tuple[str, ...] = ()
 
 
-def record(value: Any, source: str) -> Record:
-    """Turn one parsed JSON object or CSV row into a record, checking its fields."""
+@dataclass(frozen=True)
+class Skip:
+    """A record that is not a paper: ``reason`` is one of the constants above."""
+
+    source: str
+    reason: str
+    detail: str = ""
+
+
+@dataclass
+class Context:
+    """What every reader of one build shares: the user's column names and a tally.
+
+    Attributes:
+        columns: ``--column`` mappings, kg field -> the user's column name.
+        replaced: Characters removed or replaced by :func:`~kg.text.printable`, by kind.
+    """
+
+    columns: Mapping[str, str] = field(default_factory=dict)
+    replaced: Counter[str] = field(default_factory=Counter)
+
+
+def field_key(name: object) -> str:
+    """A column name compared loosely: "Abstract Note" and "abstract_note" are one.
+
+    >>> field_key(" Abstract Note "), field_key("container-title"), field_key("AB")
+    ('abstract_note', 'container_title', 'ab')
+    """
+    return re.sub(r"[\s_.\-]+", "_", str(name).strip().casefold()).strip("_")
+
+
+def canonical(value: Any, source: str, columns: Mapping[str, str]) -> dict[str, Any]:
+    """kg's fields of a generic record (a JSON object or a CSV row), found by name.
+
+    A ``--column`` mapping wins; otherwise the first alias with a non-empty
+    value. A field whose only columns are empty maps to ``""``, so that
+    :func:`record` can tell an empty abstract from a missing one.
+    """
     if not isinstance(value, dict):
-        raise InputError(
-            f"{source}: expected a JSON object for a paper, found {type(value).__name__}"
-        )
-    fields = {str(key).strip().casefold(): item for key, item in value.items()}
+        raise InputError(f"{source}: expected a JSON object for a paper, found {_type_name(value)}")
+    fields = {field_key(key): item for key, item in value.items()}
+    out: dict[str, Any] = {}
+    for name in FIELDS:
+        if name in columns:
+            out[name] = fields.get(field_key(columns[name]))
+            continue
+        present = [alias for alias in ALIASES[name] if alias in fields]
+        filled = [a for a in present if fields[a] is not None and fields[a] != ""]
+        out[name] = fields[filled[0]] if filled else ("" if present else None)
+    return out
 
-    def field(name: str) -> Any:
-        for alias in ALIASES[name]:
-            if fields.get(alias) not in (None, ""):
-                return fields[alias]
-        return None
 
-    abstract = field("abstract")
-    if not isinstance(abstract, str) or not abstract.strip():
-        if isinstance(abstract, str) or any(alias in fields for alias in ALIASES["abstract"]):
-            found = "an empty abstract"
-        else:
-            found = (
-                "no abstract"
-                if abstract is None
-                else f"an abstract of type {type(abstract).__name__}"
-            )
+def record(fields: Mapping[str, Any], source: str, context: Context) -> Record | Skip:
+    """A paper from kg's fields, or a :class:`Skip` when it has no abstract.
+
+    Raises:
+        InputError: A field has the wrong type (a number as the abstract, an
+            object as the title, a year that is no year).
+    """
+    abstract = fields.get("abstract")
+    if abstract is not None and not isinstance(abstract, str):
         raise InputError(
-            f"{source}: record has {found}; give the abstract text in a field named one of: "
-            f"{', '.join(ALIASES['abstract'])}"
+            f"{source}: the abstract is {_type_name(abstract)}, not text; give the abstract "
+            f"as a string (or pick its column with --column abstract=NAME)"
         )
-    raw_id = field("id")
+    abstract = printable(abstract or "", context.replaced).strip()
+    if not abstract:
+        return Skip(source, NO_ABSTRACT, "empty" if fields.get("abstract") == "" else "")
+    raw_id = fields.get("id")
     return Record(
-        abstract=abstract.strip(),
+        abstract=abstract,
         source=source,
-        id=None if raw_id is None else _scalar(raw_id, "id", source),
-        title=_optional_scalar(field("title"), "title", source),
-        authors=_names(field("authors"), "authors", source),
-        year=_year(field("year"), source),
-        venue=_optional_scalar(field("venue"), "venue", source),
-        keywords=_names(field("keywords"), "keywords", source),
+        id=None if raw_id in (None, "") else _text(raw_id, "id", source, context),
+        title=_optional_text(fields.get("title"), "title", source, context),
+        authors=_names(fields.get("authors"), "authors", source, context),
+        year=_year(fields.get("year"), source),
+        venue=_optional_text(fields.get("venue"), "venue", source, context),
+        keywords=_names(fields.get("keywords"), "keywords", source, context),
     )
 
 
-def _scalar(value: Any, name: str, source: str) -> str:
+def _type_name(value: Any) -> str:
+    names = {
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        list: "a list",
+        dict: "an object",
+        str: "text",
+        type(None): "null",
+    }
+    return f"{names.get(type(value), type(value).__name__)} ({type(value).__name__})"
+
+
+def _text(value: Any, name: str, source: str, context: Context) -> str:
     if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-        return str(value).strip()
-    raise InputError(f"{source}: field '{name}' must be text, found {type(value).__name__}")
+        return printable(" ".join(str(value).split()), context.replaced)
+    raise InputError(f"{source}: field '{name}' must be text, found {_type_name(value)}")
 
 
-def _optional_scalar(value: Any, name: str, source: str) -> str | None:
-    return None if value is None else (_scalar(value, name, source) or None)
+def _optional_text(value: Any, name: str, source: str, context: Context) -> str | None:
+    return None if value is None else (_text(value, name, source, context) or None)
 
 
-def _names(value: Any, name: str, source: str) -> tuple[str, ...]:
+def _names(value: Any, name: str, source: str, context: Context) -> tuple[str, ...]:
     """Authors or keywords from a list, or from a string split on ";", " and " or ","."""
     if value is None:
         return ()
@@ -95,6 +200,8 @@ def _names(value: Any, name: str, source: str) -> tuple[str, ...]:
     if isinstance(value, str):
         if ";" in value:
             parts = value.split(";")
+        elif name == "authors" and _one_inverted_name(value):
+            parts = [value]
         elif name == "authors":
             parts = re.split(r",\s*(?:and\s+)?|\s+and\s+", value)
         else:
@@ -106,13 +213,34 @@ def _names(value: Any, name: str, source: str) -> tuple[str, ...]:
     else:
         raise InputError(
             f"{source}: field '{name}' must be a list or a ';'-separated string, "
-            f"found {type(value).__name__}"
+            f"found {_type_name(value)}"
         )
-    return tuple(part.strip() for part in parts if part.strip())
+    cleaned = (printable(" ".join(part.split()), context.replaced) for part in parts)
+    return tuple(dict.fromkeys(part for part in cleaned if part))
+
+
+def _one_inverted_name(value: str) -> bool:
+    """Whether ``value`` is one "Last, First" name ("Lee, A."), not "Ann Lee, Bo Li".
+
+    >>> _one_inverted_name("Lee, A."), _one_inverted_name("Ann Lee, Bo Li")
+    (True, False)
+    """
+    last, comma, _ = value.partition(",")
+    return (
+        comma == "," and value.count(",") == 1 and " and " not in value and len(last.split()) == 1
+    )
+
+
+_YEAR = re.compile(r"(?<!\d)((?:1[5-9]|20)\d\d)(?!\d)")
 
 
 def _year(value: Any, source: str) -> int | None:
-    if value is None:
+    """A year from ``2024``, ``"2024"``, ``2024.0`` or a date such as ``"2024-05-01"``.
+
+    >>> _year("May 2020", "x"), _year(2024.0, "x"), _year("2019///", "x")
+    (2020, 2024, 2019)
+    """
+    if value is None or value == "":
         return None
     if isinstance(value, float) and value.is_integer():
         value = int(value)
@@ -122,6 +250,37 @@ def _year(value: Any, source: str) -> int | None:
         text = value.strip().removesuffix(".0")
     else:
         text = ""
-    if not re.fullmatch(r"\d{4}", text):
-        raise InputError(f"{source}: year {value!r} is not a 4-digit year such as 2024")
-    return int(text)
+    match = _YEAR.search(text) if len(text) <= 64 else None
+    if match is None:
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "…"
+        raise InputError(
+            f"{source}: year {shown} is not a 4-digit year such as 2024 (or a date "
+            "such as 2024-05-01)"
+        )
+    return int(match.group(1))
+
+
+def dig(value: Any, *path: str | int) -> Any:
+    """``value[path[0]][path[1]]...``, or None where the structure is not as expected.
+
+    Foreign formats hold optional metadata in nested objects; a missing or
+    oddly shaped one means "not given", never a crash.
+
+    >>> dig({"a": [{"b": 1}]}, "a", 0, "b"), dig({"a": None}, "a", "b"), dig([], 3)
+    (1, None, None)
+    """
+    for step in path:
+        if isinstance(step, int):
+            if not isinstance(value, list) or not -len(value) <= step < len(value):
+                return None
+        elif not isinstance(value, dict):
+            return None
+        value = value[step] if isinstance(step, int) else value.get(step)
+    return value
+
+
+def strings(values: Any) -> list[str]:
+    """The strings of a list (others left out); a lone string is a list of one."""
+    if isinstance(values, str):
+        return [values]
+    return [v for v in values if isinstance(v, str)] if isinstance(values, list) else []
