@@ -6,7 +6,14 @@ exit status. Every message says what failed, where, and what to do about it.
 
 from __future__ import annotations
 
-__all__ = ["KGError", "InputError", "ModelError", "QueryError", "TaxonomyError"]
+__all__ = [
+    "KGError",
+    "InputError",
+    "ModelError",
+    "QueryError",
+    "TaxonomyError",
+    "ValidationError",
+]
 
 
 class KGError(Exception):
@@ -27,3 +34,7 @@ class QueryError(KGError):
 
 class TaxonomyError(KGError):
     """A field taxonomy file is not a usable SKOS concept scheme."""
+
+
+class ValidationError(KGError):
+    """A graph does not conform to kg's SHACL shapes (``ontology/shapes.ttl``)."""
