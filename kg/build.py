@@ -16,7 +16,8 @@ from typing import Literal
 import networkx as nx
 from rdflib import Graph
 
-from kg import __version__, export, query
+import kg as _kg
+from kg import export, query
 from kg.concepts import canonicalize
 from kg.errors import ValidationError
 from kg.extract import MODEL_NAME, MODEL_SHA256, Embedder, Extractor, MiniLM, Settings, load_model
@@ -34,7 +35,16 @@ from kg.ingest import read_papers
 from kg.model import Kind, KnowledgeGraph, Paper
 from kg.taxonomy import DEFAULT_TAXONOMY, load_taxonomy
 
-__all__ = ["Built", "BuildResult", "assemble", "build", "check", "OUTPUT_FILES", "Validation"]
+__all__ = [
+    "Built",
+    "BuildResult",
+    "assemble",
+    "build",
+    "write",
+    "check",
+    "OUTPUT_FILES",
+    "Validation",
+]
 
 OUTPUT_FILES = ("kg.ttl", "graph.graphml", "graph.json", "index.html", query.STORE_NAME)
 #: How a build checks its graph: ``auto`` is ``full`` up to FULL_LIMIT triples, else ``sample``.
@@ -120,7 +130,7 @@ def _provenance(
     else:
         name, digest = getattr(model, "name", type(model).__qualname__), None
     return Provenance(
-        kg_version=__version__,
+        kg_version=_kg.__version__,
         model=str(name),
         model_sha256=digest,
         inputs=inputs,
@@ -199,6 +209,17 @@ def build(
         progress=progress,
         generated_at=generated_at,
     )
+    return write(built, out_dir, validation=validation, progress=progress)
+
+
+def write(
+    built: Built,
+    out_dir: str | Path,
+    *,
+    validation: Validation = "auto",
+    progress: Progress | None = None,
+) -> BuildResult:
+    """Validate a built graph and write its files and store into ``out_dir`` (see :func:`build`)."""
     if progress:
         progress("validating", 0, 1)
     report = check(built.rdf, validation)

@@ -89,7 +89,7 @@ class Violation:
     def __str__(self) -> str:
         where = f"{self.focus} {self.path}".rstrip()
         found = f" (found {self.value})" if self.value else ""
-        return f"{where}: expected {self.expected}{found}"
+        return f"{where}: {self.expected}{found}"
 
 
 @dataclass(frozen=True)
@@ -234,7 +234,7 @@ def _run(data: Graph, shapes: Graph, focus: Sequence[Node] | None) -> Iterator[V
         focus_nodes=[n for n in focus if isinstance(n, URIRef)] if focus is not None else None,
     )
     assert isinstance(report, Graph)
-    for result in report.subjects(RDF.type, SH.ValidationResult):
+    for result in report.objects(None, SH.result):  # not the sh:detail of nested shapes
         yield _violation(report, shapes, result)
 
 

@@ -73,6 +73,8 @@ def stage_store(out_dir: Path, turtle: str, source_name: str = "kg.ttl") -> Path
     import pyoxigraph
 
     data = turtle.encode("utf-8")
+    if out_dir.exists() and not out_dir.is_dir():
+        raise KGError(f"output path {out_dir} exists and is not a directory; pass --out DIR")
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         staged = Path(tempfile.mkdtemp(dir=out_dir, prefix=".kg-store-"))
