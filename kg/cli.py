@@ -249,10 +249,8 @@ def _query_text(query_or_file: str) -> str:
             return path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise UserError(f"{path}: cannot read the query file ({exc})") from exc
-    looks_like_a_file = (
-        "\n" not in query_or_file
-        and "{" not in query_or_file
-        and (path.suffix.lower() in (".rq", ".sparql") or "/" in query_or_file)
+    looks_like_a_file = not any(c.isspace() for c in query_or_file) and (
+        path.suffix.lower() in (".rq", ".sparql") or "/" in query_or_file
     )
     if looks_like_a_file:
         raise UserError(

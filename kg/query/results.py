@@ -109,4 +109,5 @@ def _rdf(triples: Sequence[tuple[Term, Term, Term]], fmt: str) -> str:
     rdf_format = pyoxigraph.RdfFormat.TURTLE if fmt == "turtle" else pyoxigraph.RdfFormat.N_TRIPLES
     prefixes = {k: str(v) for k, v in PREFIXES.items()} if fmt == "turtle" else None
     text = pyoxigraph.serialize(data, format=rdf_format, prefixes=prefixes)
-    return text.decode("utf-8") if isinstance(text, bytes) else str(text)
+    out = text.decode("utf-8") if isinstance(text, bytes) else str(text)
+    return out if out.endswith("\n") or not out else out + "\n"

@@ -190,8 +190,9 @@ def run_query(
         query: The SPARQL text; kg's prefixes (:data:`QUERY_PREFIXES`) are predeclared.
         timeout: Seconds after which the query is stopped; None for no limit.
         allow_service: Let SERVICE clauses send requests to other endpoints.
-        bindings: Variable name -> value, substituted before evaluation (as
-            if the query had ``VALUES ?name { value }``).
+        bindings: Variable name -> value, added as a trailing
+            ``VALUES (?name) { (value) }`` clause (so not for a query that
+            already ends in one).
 
     Raises:
         QueryError: The query is refused, malformed, too slow, or fails.
@@ -201,11 +202,24 @@ def run_query(
     for name in bindings or {}:
         if name not in variables:
             raise QueryError(f"--bind {name}=...: the query has no variable ?{name}")
+    if bindings:
+        names = " ".join(f"?{name}" for name in bindings)
+        values = " ".join(_sparql(term) for term in bindings.values())
+        query = f"{query.rstrip()}\nVALUES ({names}) {{ ({values}) }}\n"
     if timeout is None:
         opened = _open(source)
-        result = _evaluate(opened.store, query, dict(bindings or {}))
-        return _with_note(result, opened.note)
-    return _in_child(source, query, dict(bindings or {}), timeout)
+        return _with_note(_evaluate(opened.store, query), opened.note)
+    return _in_child(source, query, timeout)
+
+
+def _sparql(term: Term) -> str:
+    """A term in SPARQL syntax."""
+    if term.kind == "iri":
+        return f"<{term.value}>"
+    text = term.value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    if term.language:
+        return f'"{text}"@{term.language}'
+    return f'"{text}"^^<{term.datatype or _XSD + "string"}>'
 
 
 def _with_note(result: QueryResult, note: str | None) -> QueryResult:
@@ -237,12 +251,11 @@ def _open(source: Any) -> Any:
     return open_store(source)
 
 
-def _evaluate(store: Any, query: str, bindings: Mapping[str, Term]) -> QueryResult:
+def _evaluate(store: Any, query: str) -> QueryResult:
     import pyoxigraph
 
-    substitutions = {pyoxigraph.Variable(k): to_oxigraph(v) for k, v in bindings.items()}
     try:
-        result = store.query(query, prefixes=QUERY_PREFIXES, substitutions=substitutions or None)
+        result = store.query(query, prefixes=QUERY_PREFIXES)
         if isinstance(result, pyoxigraph.QueryBoolean):
             return QueryResult("ASK", boolean=bool(result))
         if isinstance(result, pyoxigraph.QueryTriples):
@@ -301,14 +314,14 @@ def to_oxigraph(term: Term) -> Any:
 # --- time limit ------------------------------------------------------------------
 
 
-def _in_child(source: Any, query: str, bindings: dict[str, Term], timeout: float) -> QueryResult:
+def _in_child(source: Any, query: str, timeout: float) -> QueryResult:
     """Run the query in a child process; stop it after ``timeout`` seconds."""
     spec = _spec(source)
     # Forking is instant; a process with other threads is started afresh instead.
     single = threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
     context: Any = multiprocessing.get_context("fork" if single else "spawn")
     receive, send = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(spec, query, bindings, send), daemon=True)
+    child = context.Process(target=_child, args=(spec, query, send), daemon=True)
     child.start()
     send.close()
     try:
@@ -341,10 +354,10 @@ def _spec(source: Any) -> _Source:
     return _Source(str(source), None)
 
 
-def _child(spec: _Source, query: str, bindings: dict[str, Term], send: Any) -> None:
+def _child(spec: _Source, query: str, send: Any) -> None:
     try:
         opened = _open(spec)
-        send.send((True, _with_note(_evaluate(opened.store, query, bindings), opened.note)))
+        send.send((True, _with_note(_evaluate(opened.store, query), opened.note)))
     except QueryError as exc:
         send.send((False, str(exc)))
     except Exception as exc:  # report anything, or the parent waits for its timeout
