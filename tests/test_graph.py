@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rdflib import Graph
-from rdflib.namespace import SKOS
 from rdflib.compare import graph_diff, isomorphic, to_isomorphic
+from rdflib.namespace import SKOS
 
 from kg.graph import (
     EdgeRule,
