@@ -6,20 +6,34 @@ with progress on stderr and a summary.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from pathlib import Path
+from typing import Literal
 
 import networkx as nx
 from rdflib import Graph
 
-from kg import export
+import kg as _kg
+from kg import export, query
 from kg.concepts import canonicalize
-from kg.extract import Embedder, Extractor, Settings, load_model
-from kg.graph import knowledge_graph, to_networkx, to_rdf
+from kg.errors import ValidationError
+from kg.extract import MODEL_NAME, MODEL_SHA256, Embedder, Extractor, MiniLM, Settings, load_model
+from kg.graph import (
+    FULL_LIMIT,
+    EdgeRule,
+    Provenance,
+    ValidationReport,
+    knowledge_graph,
+    to_networkx,
+    to_rdf,
+    validate,
+)
 from kg.ingest import MAX_FILE_BYTES, Reading, Skip, check_outside, read_inputs
 from kg.model import Kind, KnowledgeGraph, Paper
-from kg.taxonomy import load_taxonomy
+from kg.taxonomy import DEFAULT_TAXONOMY, load_taxonomy
 
 __all__ = [
     "Built",
@@ -28,10 +42,23 @@ __all__ = [
     "assemble",
     "build",
     "output_texts",
+    "write",
+    "check",
     "OUTPUT_FILES",
+    "Validation",
 ]
 
-OUTPUT_FILES = ("kg.ttl", "kg.nt", "kg.jsonld", "graph.graphml", "graph.json", "index.html")
+OUTPUT_FILES = (
+    "kg.ttl",
+    "kg.nt",
+    "kg.jsonld",
+    "graph.graphml",
+    "graph.json",
+    "index.html",
+    f"{query.STORE_NAME}/",
+)
+#: How a build checks its graph: ``auto`` is ``full`` up to FULL_LIMIT triples, else ``sample``.
+Validation = Literal["auto", "full", "batch", "sample"]
 
 Progress = Callable[[str, int, int], None]
 
@@ -68,6 +95,7 @@ class BuildResult:
     skipped: tuple[Skip, ...] = ()
     replaced: Mapping[str, int] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
+    validation: ValidationReport | None = None
 
 
 def assemble(
@@ -79,8 +107,13 @@ def assemble(
     progress: Progress | None = None,
     options: ReadOptions | None = None,
     exclude: Path | None = None,
+    generated_at: datetime | None = None,
 ) -> Built:
-    """Read, extract and build the graphs of ``inputs`` without writing anything."""
+    """Read, extract and build the graphs of ``inputs`` without writing anything.
+
+    ``generated_at`` is recorded as the graph's ``prov:generatedAtTime``;
+    without it the output is a function of the input alone.
+    """
     report = progress or (lambda stage, done, total: None)
     opts = options or ReadOptions()
     reading = read_inputs(
@@ -94,7 +127,8 @@ def assemble(
     papers = list(reading.papers)
     taxonomy = load_taxonomy(taxonomy_path)
     report("loading model", 0, 1)
-    extractor = Extractor(embedder or load_model(), taxonomy, settings)
+    model = embedder or load_model()
+    extractor = Extractor(model, taxonomy, settings)
     report("extracting", 0, len(papers))
     done = 0
 
@@ -105,12 +139,69 @@ def assemble(
 
     mentions = extractor.extract(papers, progress=step)
     concepts, links = canonicalize(mentions, taxonomy)
-    kg = knowledge_graph(papers, concepts, links, taxonomy)
-    return Built(kg, to_rdf(kg), to_networkx(kg), reading)
+    rule = EdgeRule()
+    kg = knowledge_graph(papers, concepts, links, taxonomy, rule)
+    provenance = _provenance(papers, model, taxonomy_path, extractor.settings, rule, generated_at)
+    return Built(kg, to_rdf(kg, provenance), to_networkx(kg), reading)
+
+
+def _provenance(
+    papers: Sequence[Paper],
+    model: Embedder,
+    taxonomy_path: str | Path | None,
+    settings: Settings,
+    rule: EdgeRule,
+    generated_at: datetime | None,
+) -> Provenance:
+    """What the graph is a function of: kg, the model, the input files, the taxonomy, the knobs."""
+    files = dict.fromkeys(p.source.rpartition(":")[0] or p.source for p in papers if p.source)
+    inputs = tuple((name, _sha256(Path(name))) for name in files if Path(name).is_file())
+    taxonomy_file = Path(taxonomy_path) if taxonomy_path else DEFAULT_TAXONOMY
+    shown = str(taxonomy_path) if taxonomy_path else "ontology/fields.ttl (shipped with kg)"
+    knobs = [(f"extract.{k}", v) for k, v in asdict(settings).items()]
+    knobs += [(f"edges.{k}", v) for k, v in asdict(rule).items()]
+    if isinstance(model, MiniLM):  # its weights were checked against this digest on load
+        name, digest = MODEL_NAME, MODEL_SHA256
+    else:
+        name, digest = getattr(model, "name", type(model).__qualname__), None
+    return Provenance(
+        kg_version=_kg.__version__,
+        model=str(name),
+        model_sha256=digest,
+        inputs=inputs,
+        taxonomy=(shown, _sha256(taxonomy_file)),
+        settings=tuple(sorted(knobs)),
+        generated_at=generated_at,
+        title=_heading(papers),
+    )
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def check(graph: Graph, mode: Validation = "auto") -> ValidationReport:
+    """Validate a graph kg built; raise :class:`ValidationError` if it violates the shapes."""
+    chosen = ("full" if len(graph) <= FULL_LIMIT else "sample") if mode == "auto" else mode
+    report = validate(graph, chosen)
+    if not report.conforms:
+        shown = "\n".join(f"  {v}" for v in report.violations[:10])
+        more = len(report.violations) - 10
+        raise ValidationError(
+            f"the graph does not conform to kg's SHACL shapes ({report.summary()}), so "
+            f"nothing was written:\n{shown}"
+            + (f"\n  ... and {more} more" if more > 0 else "")
+            + "\nthis is a bug in kg: please report it with the input that caused it"
+        )
+    return report
 
 
 def output_texts(built: Built) -> dict[str, str]:
-    """Every output file's content, by name (:data:`OUTPUT_FILES`)."""
+    """Every output file's text content, by name (the Oxigraph store is not text)."""
     return {
         "kg.ttl": export.turtle_text(built.rdf),
         "kg.nt": export.ntriples_text(built.rdf),
@@ -130,12 +221,16 @@ def build(
     settings: Settings | None = None,
     progress: Progress | None = None,
     options: ReadOptions | None = None,
+    generated_at: datetime | None = None,
+    validation: Validation = "auto",
 ) -> BuildResult:
     """Build the knowledge graph of ``inputs`` into ``out_dir``.
 
     ``out_dir`` is checked and locked before anything is read; nothing is
-    written unless every stage succeeds and every file's content has been
-    generated, and then the whole directory is swapped in one step
+    written unless every stage succeeds, the RDF conforms to kg's SHACL
+    shapes and every file's content has been generated, and then the whole
+    directory, the Oxigraph store loaded from the same Turtle included, is
+    swapped in one step
     (:func:`kg.export.output_dir`). ``progress("written", 1, 1)`` reports
     that the new output is in place.
 
@@ -147,6 +242,14 @@ def build(
         settings: Extraction settings.
         progress: Called as ``progress(stage, done, total)``.
         options: How to read the inputs.
+        generated_at: Recorded as ``prov:generatedAtTime`` (None: no time, so
+            two builds of the same input are byte-identical).
+        validation: How the RDF is checked against ``ontology/shapes.ttl``
+            (see :mod:`kg.graph.shapes`); ``auto`` checks graphs of up to
+            :data:`~kg.graph.FULL_LIMIT` triples in full, larger ones by sample.
+
+    Raises:
+        ValidationError: The RDF violates the shapes (a bug in kg); nothing is written.
     """
     check_outside(inputs, out_dir)
     with export.output_dir(out_dir, OUTPUT_FILES) as target:
@@ -158,13 +261,40 @@ def build(
             progress=progress,
             options=options,
             exclude=target.real,
+            generated_at=generated_at,
         )
-        if progress:
-            progress("writing", 0, 1)
-        files = {name: text.encode("utf-8") for name, text in output_texts(built).items()}
-        warnings = export.size_warnings({name: len(data) for name, data in files.items()})
-        committed = (lambda: progress("written", 1, 1)) if progress else None
-        written = target.write(files, on_commit=committed)
+        return _write(built, target, validation, progress)
+
+
+def write(
+    built: Built,
+    out_dir: str | Path,
+    *,
+    validation: Validation = "auto",
+    progress: Progress | None = None,
+) -> BuildResult:
+    """Validate a graph built in memory and write it into ``out_dir`` (as :func:`build` does)."""
+    with export.output_dir(out_dir, OUTPUT_FILES) as target:
+        return _write(built, target, validation, progress)
+
+
+def _write(
+    built: Built, target: export.Output, validation: Validation, progress: Progress | None
+) -> BuildResult:
+    if progress:
+        progress("validating", 0, 1)
+    report = check(built.rdf, validation)
+    if progress:
+        progress("writing", 0, 1)
+    texts = output_texts(built)
+    encoded = {name: text.encode("utf-8") for name, text in texts.items()}
+    warnings = export.size_warnings({name: len(data) for name, data in encoded.items()})
+    files: dict[str, export.Content] = {
+        **encoded,
+        query.STORE_NAME: lambda path: query.write_store(path, texts["kg.ttl"]),
+    }
+    committed = (lambda: progress("written", 1, 1)) if progress else None
+    written = target.write(files, on_commit=committed)
     concepts = built.kg.concepts
     kinds = {k.value: sum(1 for c in concepts if c.kind is k) for k in Kind}
     reading = built.reading
@@ -177,6 +307,7 @@ def build(
         skipped=reading.skipped if reading else (),
         replaced=reading.replaced if reading else {},
         warnings=tuple(warnings),
+        validation=report,
     )
 
 

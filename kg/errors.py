@@ -15,6 +15,7 @@ __all__ = [
     "BusyError",
     "QueryError",
     "TaxonomyError",
+    "ValidationError",
 ]
 
 
@@ -57,3 +58,7 @@ class BusyError(OutputError):
     """Another build is writing into the same output directory."""
 
     exit_code = 4
+
+
+class ValidationError(KGError):
+    """A graph does not conform to kg's SHACL shapes (``ontology/shapes.ttl``)."""

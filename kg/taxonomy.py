@@ -88,10 +88,17 @@ class Taxonomy:
         fields: Every field, in tree order.
         targets: ``{IRI: prefLabel}`` of the external concepts the fields map
             to (the ICLR 2024 areas in the shipped file), when the file labels them.
+        scheme: IRI of the ``skos:ConceptScheme`` the fields are in (the one
+            most of them name with ``skos:inScheme``/``skos:topConceptOf``), or
+            "" when the file declares none.
+        scheme_label: The scheme's ``dcterms:title``, ``skos:prefLabel`` or
+            ``rdfs:label``, or "".
     """
 
     fields: tuple[Field, ...]
     targets: Mapping[str, str] = field(default_factory=dict, hash=False)
+    scheme: str = ""
+    scheme_label: str = ""
 
     @cached_property
     def _by_key(self) -> dict[str, Field]:
@@ -157,7 +164,8 @@ def load_taxonomy(path: str | Path | None = None) -> Taxonomy:
     key_of = _keys(nodes, path)
     fields = {key_of[str(n)]: _field(graph, n, key_of, path) for n in nodes}
     _check_acyclic(fields, path)
-    return Taxonomy(_tree_order(fields), _target_labels(graph, targets))
+    scheme, scheme_label = _scheme(graph, nodes)
+    return Taxonomy(_tree_order(fields), _target_labels(graph, targets), scheme, scheme_label)
 
 
 def _parse(path: Path) -> Any:
@@ -295,6 +303,26 @@ def _tree_order(fields: Mapping[str, Field]) -> tuple[Field, ...]:
     for top in sorted((f for f in fields.values() if f.broader is None), key=lambda f: f.key):
         visit(top)
     return tuple(ordered)
+
+
+def _scheme(graph: Any, nodes: list[Any]) -> tuple[str, str]:
+    """The concept scheme most fields are in, and its label ("" when there is none)."""
+    from rdflib import URIRef
+    from rdflib.namespace import DCTERMS, RDFS
+
+    counts: dict[str, int] = {}
+    for node in nodes:
+        for relation in ("inScheme", "topConceptOf"):
+            for scheme in set(graph.objects(node, _skos(relation))):
+                counts[str(scheme)] = counts.get(str(scheme), 0) + 1
+    if not counts:
+        return "", ""
+    iri = min(counts, key=lambda s: (-counts[s], s))
+    for predicate in (DCTERMS.title, _skos("prefLabel"), RDFS.label):
+        labels = _literals(graph, URIRef(iri), predicate)
+        if labels:
+            return iri, labels[0]
+    return iri, ""
 
 
 def _target_labels(graph: Any, targets: set[Any]) -> dict[str, str]:

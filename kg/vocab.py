@@ -6,10 +6,12 @@ that every term here is declared there and vice versa.
 
 from __future__ import annotations
 
-from rdflib import Namespace, URIRef
-from rdflib.namespace import DCTERMS, PROV, SKOS, XSD, DefinedNamespace
+import re
 
-__all__ = ["KG", "KG_NS", "DATA", "ONTOLOGY_IRI", "SCHEMA", "PREFIXES"]
+from rdflib import Namespace, URIRef
+from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SH, SKOS, XSD, DefinedNamespace
+
+__all__ = ["KG", "KG_NS", "DATA", "ONTOLOGY_IRI", "SCHEMA", "PREFIXES", "compact"]
 
 ONTOLOGY_IRI = URIRef("https://w3id.org/kg/ns")
 KG_NS = "https://w3id.org/kg/ns#"
@@ -23,12 +25,17 @@ class KG(DefinedNamespace):
     _fail = True
 
     # Classes
-    Paper: URIRef  # a research paper
+    Paper: URIRef  # a research paper, also a schema:ScholarlyArticle
     Concept: URIRef  # canonical concept, subclass of skos:Concept
     Method: URIRef  # algorithm, model, technique or framework
     Problem: URIRef  # problem, task or challenge
     Field: URIRef  # research area from a SKOS taxonomy
     ConceptLink: URIRef  # a paper-concept link with role, confidence, evidence
+    ConceptOverlap: URIRef  # a shared-concept edge with its weight and reasons
+    SharedConcept: URIRef  # one reason of an overlap: a concept, how, weight, via
+    KnowledgeGraph: URIRef  # the graph a build wrote (prov:Entity)
+    Build: URIRef  # one run of kg build (prov:Activity)
+    Setting: URIRef  # a knob of a build: rdfs:label name, rdf:value value
 
     # Paper -> concept
     mentionsConcept: URIRef  # super-property of the four below
@@ -42,15 +49,30 @@ class KG(DefinedNamespace):
 
     # Link nodes
     paper: URIRef
-    concept: URIRef
+    concept: URIRef  # also of a SharedConcept
     role: URIRef
     confidence: URIRef
     evidence: URIRef
+
+    # Overlap nodes
+    firstPaper: URIRef
+    secondPaper: URIRef
+    weight: URIRef  # of an overlap and of each shared concept
+    explanation: URIRef
+    sharedConcept: URIRef
+    how: URIRef  # "exact", "broader" or "topic"
+    viaFirst: URIRef
+    viaSecond: URIRef
 
     # Paper metadata
     venue: URIRef
     derivedTitle: URIRef
     source: URIRef
+    authorPosition: URIRef
+
+    # Provenance
+    sha256: URIRef
+    setting: URIRef
 
     # Individuals
     extractor: URIRef  # prov:SoftwareAgent
@@ -70,5 +92,31 @@ PREFIXES = {
     "paper": DATA["paper/"],
     "concept": DATA["concept/"],
     "link": DATA["link/"],
+    "overlap": DATA["overlap/"],
     "field": DATA["field/"],
 }
+
+#: Prefixes for showing IRIs: kg's and the W3C vocabularies its output and shapes use.
+_SHOWN = sorted(
+    {
+        **{k: str(v) for k, v in PREFIXES.items()},
+        "rdf": str(RDF),
+        "rdfs": str(RDFS),
+        "owl": str(OWL),
+        "sh": str(SH),
+    }.items(),
+    key=lambda kv: -len(kv[1]),
+)
+_LOCAL = re.compile(r"[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_-])?|")
+
+
+def compact(iri: str) -> str:
+    """``paper:p-1`` for a kg IRI, ``<iri>`` when no prefix gives a valid prefixed name.
+
+    >>> compact("https://w3id.org/kg/ns#proposes"), compact("https://example.org/x")
+    ('kg:proposes', '<https://example.org/x>')
+    """
+    for prefix, ns in _SHOWN:
+        if iri.startswith(ns) and _LOCAL.fullmatch(iri[len(ns) :]):
+            return f"{prefix}:{iri[len(ns) :]}"
+    return f"<{iri}>"

@@ -86,3 +86,33 @@ def shared_data() -> Path:
 
 def in_ci() -> bool:
     return os.environ.get("CI", "").lower() == "true"
+
+
+class Build:
+    """A build in memory (``built``: record, RDF, NetworkX) and on disk (``out``)."""
+
+    def __init__(self, built, out: Path) -> None:
+        self.built = built
+        self.kg = built.kg
+        self.rdf = built.rdf
+        self.out = out
+
+
+def _build(embedder, out: Path) -> Build:
+    from kg.build import assemble, write
+
+    built = assemble([SEEDS], embedder=embedder)
+    write(built, out)
+    return Build(built, out)
+
+
+@pytest.fixture(scope="session")
+def fake_build(tmp_path_factory, fake_embedder) -> Build:
+    """The seeds built with the fake embedder (fast; concepts are rough, the graph is real)."""
+    return _build(fake_embedder, tmp_path_factory.mktemp("fake-build"))
+
+
+@pytest.fixture(scope="session")
+def seed_build(tmp_path_factory, real_model) -> Build:
+    """The seeds built with the real KeyBERT + MiniLM pipeline, once per session."""
+    return _build(real_model, tmp_path_factory.mktemp("seed-build"))

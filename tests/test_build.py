@@ -9,7 +9,6 @@ import pytest
 from rdflib import Graph
 from rdflib.compare import graph_diff, isomorphic, to_isomorphic
 
-from kg.build import assemble
 from kg.export import turtle_text
 from kg.extract.phrases import is_generic
 from kg.model import Kind, Role
@@ -20,8 +19,8 @@ pytestmark = pytest.mark.model
 
 
 @pytest.fixture(scope="module")
-def seeds(real_model):
-    return assemble([ROOT / "seeds"], embedder=real_model)
+def seeds(seed_build):
+    return seed_build
 
 
 def test_all_37_seed_papers_have_a_method_a_problem_and_a_field(seeds):
@@ -61,7 +60,8 @@ def test_turtle_reparses_to_an_isomorphic_graph(seeds):
 
 
 def _query(seeds, name):
-    return run_query(seeds.rdf, (ROOT / "queries" / name).read_text(encoding="utf-8"))
+    result = run_query(seeds.out, (ROOT / "queries" / name).read_text(encoding="utf-8"))
+    return list(result.columns), result.values()
 
 
 def test_proposed_methods_query_lists_every_proposes_link(seeds):
@@ -98,3 +98,10 @@ def test_evidence_query_returns_every_link(seeds):
     assert len(rows) == len(seeds.kg.links)
     text = {seeds.kg.labels[p.id]: p.text for p in seeds.kg.papers}
     assert all(evidence in text[paper] for paper, _, _, _, evidence in rows)
+    label = {c.key: c.label for c in seeds.kg.concepts}
+    expected = sorted(
+        (seeds.kg.labels[x.paper_id], label[x.concept_key], round(x.score, 4), x.sentence)
+        for x in seeds.kg.links
+    )
+    got = sorted((paper, concept, float(c), ev) for paper, _, concept, c, ev in rows)
+    assert got == expected

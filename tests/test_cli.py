@@ -16,6 +16,7 @@ from rdflib import Graph
 
 from kg.build import OUTPUT_FILES
 from kg.cli import cli
+from kg.query import SOURCE_STAMP, STORE_NAME
 
 ROOT = Path(__file__).resolve().parents[1]
 ABSTRACTS = [
@@ -44,7 +45,21 @@ def run(*argv: str) -> tuple[int, str, str]:
 
 
 def snapshot(out_dir: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(out_dir.iterdir())}
+    """Every output file's bytes; for the Oxigraph store (a database), its sorted triples."""
+    return {
+        p.name: store_triples(p) if p.name == STORE_NAME else p.read_bytes()
+        for p in sorted(out_dir.iterdir())
+    }
+
+
+def store_triples(store: Path) -> bytes:
+    import pyoxigraph
+
+    data = pyoxigraph.serialize(
+        pyoxigraph.Store.read_only(str(store)), format=pyoxigraph.RdfFormat.N_QUADS
+    )
+    stamp = json.loads((store / SOURCE_STAMP).read_text())
+    return b"".join(sorted(data.splitlines(keepends=True))) + stamp["sha256"].encode()
 
 
 def test_build_writes_every_output_and_a_summary(fake_model, inputs, tmp_path):
@@ -52,7 +67,7 @@ def test_build_writes_every_output_and_a_summary(fake_model, inputs, tmp_path):
     code, out, err = run("build", str(inputs), "--out", str(out_dir))
     assert code == 0, err
     assert re.search(r"^3 papers, \d+ concepts .*shared-concept edges; wrote ", out)
-    assert sorted(p.name for p in out_dir.iterdir()) == sorted(OUTPUT_FILES)
+    assert sorted(p.name for p in out_dir.iterdir()) == sorted(n.rstrip("/") for n in OUTPUT_FILES)
     assert "extracting: 3/3 papers" in err
     graph = json.loads((out_dir / "graph.json").read_text())
     assert sum(n["type"] == "paper" for n in graph["nodes"]) == 3

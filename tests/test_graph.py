@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rdflib import Graph
 from rdflib.compare import graph_diff, isomorphic, to_isomorphic
+from rdflib.namespace import SKOS
 
 from kg.graph import (
     EdgeRule,
@@ -174,3 +175,77 @@ def test_rdf_link_nodes_reachable_by_sparql():
         )
     )
     assert [(str(r[0]), float(r[1]), str(r[2])) for r in rows] == [("M", 0.5, "A sentence.")]
+
+
+@settings(max_examples=30, deadline=None)
+@given(memberships)
+def test_overlap_nodes_carry_the_edges_weights_and_reasons(member):
+    from decimal import Decimal
+
+    from kg.graph import overlap_iri
+
+    kg = small_kg(member, rule=EVERY_PAIR, broader=_c1_under_c0(member))
+    g = to_rdf(kg)
+    overlaps = set(g.subjects(None, KG.ConceptOverlap))
+    assert overlaps == {overlap_iri(e.a, e.b) for e in kg.edges}
+    label = {c.key: c.label for c in kg.concepts}
+    P = shares_graph(kg)
+    for e in kg.edges:
+        node = overlap_iri(e.a, e.b)
+        assert g.value(node, KG.firstPaper) == paper_iri(e.a)
+        assert g.value(node, KG.secondPaper) == paper_iri(e.b)
+        assert Decimal(str(g.value(node, KG.weight))) == Decimal(f"{e.weight:.4f}")
+        data = P.edges[f"paper:{e.a}", f"paper:{e.b}"]
+        assert str(g.value(node, KG.explanation)) == data["explanation"]
+        reasons = {
+            (
+                str(g.value(g.value(s, KG.concept), SKOS.prefLabel)),
+                str(g.value(s, KG.how)),
+                float(g.value(s, KG.weight)),
+                str(g.value(g.value(s, KG.viaFirst), SKOS.prefLabel)),
+                str(g.value(g.value(s, KG.viaSecond), SKOS.prefLabel)),
+            )
+            for s in g.objects(node, KG.sharedConcept)
+        }
+        assert reasons == {
+            (
+                label[s.concept_key],
+                s.how.value,
+                round(s.weight, 4),
+                label[s.via[0] or s.concept_key],
+                label[s.via[1] or s.concept_key],
+            )
+            for s in e.shared
+        }
+
+
+@settings(max_examples=30, deadline=None)
+@given(memberships)
+def test_every_link_node_has_its_direct_triple_and_back(member):
+    from kg.graph import ROLE_PROPERTY
+
+    kg = small_kg(member)
+    g = to_rdf(kg)
+    qualified = {
+        (g.value(n, KG.paper), g.value(n, KG.role), g.value(n, KG.concept))
+        for n in g.subjects(None, KG.ConceptLink)
+    }
+    direct = {t for p in ROLE_PROPERTY.values() for t in g.triples((None, p, None))}
+    assert qualified == direct
+    assert len(qualified) == len(kg.links)
+
+
+def _c1_under_c0(member):
+    """A concept hierarchy for the generated graphs, when both concepts occur."""
+    keys = set().union(*member.values())
+    return {"c1": ("c0",)} if {"c0", "c1"} <= keys else {}
+
+
+@settings(max_examples=4, deadline=None)
+@given(memberships)
+def test_small_graphs_conform_to_the_shapes(member):
+    from kg.graph import validate
+
+    kg = small_kg(member, rule=EVERY_PAIR, kinds={"c5": Kind.PROBLEM}, broader=_c1_under_c0(member))
+    report = validate(to_rdf(kg), "full")
+    assert report.conforms, [str(v) for v in report.violations]

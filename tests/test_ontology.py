@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 from rdflib import OWL, RDF, RDFS, Graph, URIRef
-from rdflib.namespace import SKOS
+from rdflib.namespace import DCTERMS, PROV, SKOS
 
-from kg.graph import paper_labels, to_rdf
+from kg.graph import Provenance, paper_labels, to_rdf
 from kg.model import Concept, Kind, KnowledgeGraph, Link, Paper, Role
 from kg.taxonomy import load_taxonomy
 from kg.vocab import KG, KG_NS
@@ -51,6 +51,29 @@ def test_required_terms_and_their_axioms(ontology):
     assert (KG.sharesConceptWith, RDF.type, OWL.SymmetricProperty) in ontology
 
 
+def test_every_term_has_a_label_a_comment_and_properties_a_domain_and_range(ontology):
+    for name in declared(ontology):
+        term = KG[name]
+        assert ontology.value(term, RDFS.label) is not None, name
+        assert ontology.value(term, RDFS.comment) is not None, name
+        if (term, RDF.type, OWL.ObjectProperty) in ontology or (
+            term,
+            RDF.type,
+            OWL.DatatypeProperty,
+        ) in ontology:
+            assert ontology.value(term, RDFS.domain) is not None, name
+            assert ontology.value(term, RDFS.range) is not None, name
+
+
+def test_alignment_with_schema_skos_and_prov(ontology):
+    schema = URIRef("https://schema.org/")
+    assert (KG.Paper, RDFS.subClassOf, URIRef(f"{schema}ScholarlyArticle")) in ontology
+    assert (KG.mentionsConcept, RDFS.subPropertyOf, DCTERMS.subject) in ontology
+    assert (KG.Build, RDFS.subClassOf, PROV.Activity) in ontology
+    assert (KG.KnowledgeGraph, RDFS.subClassOf, PROV.Entity) in ontology
+    assert (KG.concepts, RDF.type, SKOS.ConceptScheme) in ontology
+
+
 def test_unknown_term_fails_loudly():
     with pytest.raises(AttributeError):
         KG.proposess  # noqa: B018
@@ -77,7 +100,10 @@ def test_every_kg_term_in_output_is_declared(ontology):
         paper_labels(papers, concepts, links),
         taxonomy,
     )
-    out = to_rdf(kg)
+    provenance = Provenance(
+        "0.0", "model", "0" * 64, (("in.txt", "1" * 64),), ("tax.ttl", "2" * 64), (("a", 1),)
+    )
+    out = to_rdf(kg, provenance)
     used = {
         str(t)[len(KG_NS) :]
         for triple in out
@@ -86,3 +112,15 @@ def test_every_kg_term_in_output_is_declared(ontology):
     }
     assert used, "the output uses kg: terms"
     assert used <= declared(ontology)
+
+
+def test_the_areas_fields_map_to_carry_their_labels():
+    taxonomy = load_taxonomy()
+    kg = KnowledgeGraph((), (), (), {}, taxonomy)
+    g = to_rdf(kg)
+    targets = {o for r in ("closeMatch", "broadMatch") for o in g.objects(None, SKOS[r])}
+    targets = {t for t in targets if (t, SKOS.inScheme, None) not in g}  # not fields
+    assert len(targets) == len(taxonomy.targets) > 10
+    for target in targets:
+        assert str(target) in taxonomy.targets
+        assert str(g.value(target, SKOS.prefLabel)) == taxonomy.targets[str(target)]

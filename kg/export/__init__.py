@@ -6,7 +6,7 @@ starts, and its :meth:`~kg.export.atomic.Output.write` swaps in the new files
 in one step. :data:`SIZE_WARNINGS` says when a file is big enough to warn about.
 """
 
-from kg.export.atomic import Output, exchange_supported, output_dir, write_files
+from kg.export.atomic import Content, Output, exchange_supported, output_dir, write_files
 from kg.export.html import render_html
 from kg.export.serialize import graphml_text, json_text, jsonld_text, ntriples_text, turtle_text
 from kg.export.sizes import SIZE_WARNINGS, size_warnings
@@ -19,6 +19,7 @@ __all__ = [
     "json_text",
     "render_html",
     "write_files",
+    "Content",
     "output_dir",
     "Output",
     "exchange_supported",

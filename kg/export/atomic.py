@@ -40,7 +40,11 @@ from typing import Any
 
 from kg.errors import BusyError, OutputError
 
-__all__ = ["output_dir", "Output", "write_files", "exchange_supported"]
+__all__ = ["output_dir", "Output", "write_files", "exchange_supported", "Content"]
+
+#: What :meth:`Output.write` writes under one name: text, bytes, or a function
+#: that makes the entry (a directory, say) at the path it is given.
+Content = str | bytes | Callable[[Path], None]
 
 _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
@@ -59,7 +63,7 @@ class Output:
     names: frozenset[str]
 
     def write(
-        self, files: Mapping[str, str | bytes], on_commit: Callable[[], None] | None = None
+        self, files: Mapping[str, Content], on_commit: Callable[[], None] | None = None
     ) -> list[Path]:
         """Write ``files`` into a new directory and swap it in for the old one.
 
@@ -134,7 +138,7 @@ def output_dir(path: str | Path, names: Collection[str]) -> Iterator[Output]:
         os.close(lock)
 
 
-def write_files(out_dir: Path, files: Mapping[str, str | bytes]) -> list[Path]:
+def write_files(out_dir: Path, files: Mapping[str, Content]) -> list[Path]:
     """Lock ``out_dir``, then replace it with ``files`` (for callers outside a build)."""
     with output_dir(out_dir, files) as target:
         return target.write(files)
@@ -218,11 +222,14 @@ def _mode(real: Path) -> int:
         return 0o777 & ~umask
 
 
-def _write_one(directory: Path, name: str, content: str | bytes) -> None:
-    """Write one file in full and flush it to disk."""
-    data = content.encode("utf-8") if isinstance(content, str) else content
+def _write_one(directory: Path, name: str, content: Content) -> None:
+    """Write one file in full and flush it to disk, or have ``content`` make a directory."""
     target = directory / name
     target.parent.mkdir(parents=True, exist_ok=True)
+    if callable(content):
+        content(target)
+        return
+    data = content.encode("utf-8") if isinstance(content, str) else content
     with open(target, "wb") as fh:
         fh.write(data)
         fh.flush()

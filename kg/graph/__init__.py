@@ -2,7 +2,8 @@
 
 :func:`knowledge_graph` adds what only the whole corpus knows (paper labels,
 shared-concept edges) and returns the :class:`~kg.model.KnowledgeGraph` that
-:func:`to_rdf` and :func:`to_networkx` both read.
+:func:`to_rdf` and :func:`to_networkx` both read; :func:`validate` checks
+the RDF against kg's SHACL shapes.
 """
 
 from __future__ import annotations
@@ -12,7 +13,16 @@ from collections.abc import Sequence
 from kg.graph.edges import EdgeRule, shared_concept_edges
 from kg.graph.labels import paper_labels
 from kg.graph.networks import concept_graph, concept_node, paper_node, shares_graph, to_networkx
-from kg.graph.rdf import concept_iri, paper_iri, to_rdf
+from kg.graph.rdf import ROLE_PROPERTY, Provenance, concept_iri, overlap_iri, paper_iri, to_rdf
+from kg.graph.shapes import (
+    FULL_LIMIT,
+    SHAPES,
+    TripleSource,
+    ValidationReport,
+    Violation,
+    neighbourhood,
+    validate,
+)
 from kg.model import Concept, KnowledgeGraph, Link, Paper
 from kg.taxonomy import Taxonomy
 
@@ -22,6 +32,16 @@ __all__ = [
     "shared_concept_edges",
     "EdgeRule",
     "to_rdf",
+    "Provenance",
+    "ROLE_PROPERTY",
+    "overlap_iri",
+    "validate",
+    "ValidationReport",
+    "Violation",
+    "TripleSource",
+    "neighbourhood",
+    "SHAPES",
+    "FULL_LIMIT",
     "to_networkx",
     "concept_graph",
     "shares_graph",

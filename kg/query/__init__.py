@@ -1,0 +1,56 @@
+"""Questions asked of a built graph: SPARQL on its Oxigraph store, analytics on its NetworkX graph.
+
+- :func:`write_store` writes the Oxigraph store a build puts beside ``kg.ttl``;
+- :func:`run_query` runs SPARQL (SELECT, ASK, CONSTRUCT, DESCRIBE) read-only on
+  the store ``kg build`` wrote beside ``kg.ttl`` (:func:`open_store`), with
+  kg's prefixes predeclared, an optional time limit, and no network access
+  unless asked; :func:`format_result` renders the result (table, CSV, TSV,
+  JSON, Turtle, N-Triples);
+- :func:`endpoint` is the command ``kg serve`` runs: Oxigraph's own SPARQL
+  1.1 Protocol server over the same store;
+- :func:`load_graph` returns the build's NetworkX graph and
+  :func:`graph_stats` what ``kg stats`` prints.
+
+rdflib stays the Python API for RDF (:func:`load_rdf`); Oxigraph answers
+queries (rdflib's engine takes tens of seconds at a few thousand papers).
+"""
+
+from kg.query.analytics import Stats, format_stats, graph_stats, load_graph
+from kg.query.results import FORMATS, format_result
+from kg.query.serve import Endpoint, endpoint
+from kg.query.sparql import QUERY_PREFIXES, QueryResult, Term, check_query, parse_term, run_query
+from kg.query.store import (
+    SOURCE_STAMP,
+    STORE_NAME,
+    Opened,
+    StoreTriples,
+    load_rdf,
+    open_store,
+    store_from_rdflib,
+    write_store,
+)
+
+__all__ = [
+    "run_query",
+    "check_query",
+    "parse_term",
+    "QueryResult",
+    "Term",
+    "QUERY_PREFIXES",
+    "format_result",
+    "FORMATS",
+    "open_store",
+    "Opened",
+    "load_rdf",
+    "store_from_rdflib",
+    "StoreTriples",
+    "STORE_NAME",
+    "SOURCE_STAMP",
+    "write_store",
+    "endpoint",
+    "Endpoint",
+    "load_graph",
+    "graph_stats",
+    "format_stats",
+    "Stats",
+]

@@ -1,0 +1,270 @@
+"""Every example query in queries/ on the real seed build, its rows checked against the
+KnowledgeGraph record the RDF was written from (so a wrong graph or a wrong query fails).
+
+The four original queries are checked in tests/test_build.py; tests/test_serve.py runs
+all of them through kg serve and SPARQLWrapper.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pytest
+
+import kg as kg_package
+from kg.extract import MODEL_NAME, MODEL_SHA256
+from kg.model import Kind, Role
+from kg.query import parse_term, run_query
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.model
+METHOD_ROLES = (Role.PROPOSES, Role.USES)
+
+
+def rows(seed_build, name, **bind):
+    text = (ROOT / "queries" / name).read_text(encoding="utf-8")
+    bindings = {k: parse_term(v) for k, v in bind.items()}
+    result = run_query(seed_build.out, text, bindings=bindings)
+    return list(result.columns), result.values()
+
+
+@pytest.fixture(scope="module")
+def record(seed_build):
+    """Look-ups over the record: labels, kinds, each paper's concepts by role."""
+    kg = seed_build.kg
+
+    class R:
+        label = {c.key: c.label for c in kg.concepts}
+        kind = {c.key: c.kind for c in kg.concepts}
+        concept = {c.key: c for c in kg.concepts}
+        title = dict(kg.labels)
+        by_role: dict[Role, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+
+    for link in kg.links:
+        R.by_role[link.role][link.paper_id].add(link.concept_key)
+    return R
+
+
+def methods_of(record, paper: str) -> set[str]:
+    return record.by_role[Role.PROPOSES][paper] | record.by_role[Role.USES][paper]
+
+
+def test_papers_sharing_a_method(seed_build, record):
+    papers = [p.id for p in seed_build.kg.papers]
+    expected = set()
+    for p in papers:
+        for q in papers:
+            common = methods_of(record, p) & methods_of(record, q)
+            if p != q and common:
+                labels = frozenset(record.label[m] for m in common)
+                expected.add((record.title[p], record.title[q], len(common), labels))
+    columns, got = rows(seed_build, "papers-sharing-a-method.rq")
+    assert columns == ["paper", "other", "shared", "methods"]
+    assert {(a, b, int(n), frozenset(m.split(", "))) for a, b, n, m in got} == expected
+    assert expected, "the seeds have papers sharing methods"
+    given = max(papers, key=lambda p: sum(r[0] == record.title[p] for r in expected))
+    _, one = rows(seed_build, "papers-sharing-a-method.rq", given=f"paper:{given}")
+    assert {r[1] for r in one} == {b for a, b, _, _ in expected if a == record.title[given]}
+    assert [int(r[2]) for r in one] == sorted((int(r[2]) for r in one), reverse=True)
+
+
+def test_common_problems(seed_build, record):
+    count = Counter(c for p, cs in record.by_role[Role.ADDRESSES].items() for c in cs)
+    expected = sorted(((record.label[c], n) for c, n in count.items()), key=lambda r: (-r[1], r[0]))
+    _, got = rows(seed_build, "common-problems.rq")
+    assert [(p, int(n)) for p, n in got] == expected[:20]
+
+
+def test_fields_by_paper_count(seed_build, record):
+    taxonomy = seed_build.kg.taxonomy
+    count = Counter(c for cs in record.by_role[Role.IN_FIELD].values() for c in cs)
+    expected = set()
+    for key, n in count.items():
+        parent = taxonomy.by_key(key).broader
+        expected.add((record.label[key], taxonomy.by_key(parent).label if parent else "", n))
+    _, got = rows(seed_build, "fields-by-paper-count.rq")
+    assert {(f, a, int(n)) for f, a, n in got} == expected
+    assert [int(n) for _, _, n in got] == sorted((int(n) for _, _, n in got), reverse=True)
+
+
+def test_proposed_versus_used(seed_build, record):
+    proposers = Counter(c for cs in record.by_role[Role.PROPOSES].values() for c in cs)
+    users = Counter(c for cs in record.by_role[Role.USES].values() for c in cs)
+    expected = Counter(
+        (
+            record.label[m],
+            proposers[m],
+            users[m],
+            "proposed" if proposers[m] else "only used",
+        )
+        for m in set(proposers) | set(users)
+    )
+    _, got = rows(seed_build, "proposed-vs-used.rq")
+    assert Counter((m, int(p), int(u), s) for m, p, u, s in got) == expected
+    assert any(s == "proposed" for *_, s in got) and any(s == "only used" for *_, s in got)
+
+
+def test_papers_of_a_field(seed_build, record):
+    taxonomy = seed_build.kg.taxonomy
+    area = max(
+        taxonomy.top_level(),
+        key=lambda f: sum(f.key in cs for cs in record.by_role[Role.IN_FIELD].values()),
+    )
+    under = {
+        f.key for f in taxonomy.fields if area.key in {a.key for a in taxonomy.ancestors(f.key)}
+    }
+    under.add(area.key)
+    expected = {
+        (
+            area.label,
+            record.title[p],
+            frozenset(record.label[m] for m in record.by_role[Role.PROPOSES][p]),
+        )
+        for p, fields in record.by_role[Role.IN_FIELD].items()
+        if fields & under
+    }
+    _, got = rows(seed_build, "papers-of-a-field.rq", given=f"<{area.iri}>")
+    assert {(f, p, frozenset(m.split(", ")) - {""}) for f, p, m in got} == expected
+    assert len(expected) >= 2
+
+
+def test_strongest_edges_and_why(seed_build, record):
+    from kg.graph import shares_graph
+
+    P = shares_graph(seed_build.kg)
+    edges = sorted(
+        seed_build.kg.edges,
+        key=lambda e: (-e.weight, record.title[e.a], record.title[e.b]),
+    )[:10]
+    expected = [
+        (
+            record.title[e.a],
+            record.title[e.b],
+            e.weight,
+            P.edges[f"paper:{e.a}", f"paper:{e.b}"]["explanation"],
+        )
+        for e in edges
+    ]
+    _, got = rows(seed_build, "strongest-edges.rq")
+    assert [(a, b, float(w), why) for a, b, w, why in got] == expected
+
+
+def test_edge_reasons(seed_build, record):
+    expected = Counter(
+        (
+            record.title[e.a],
+            record.title[e.b],
+            record.label[s.concept_key],
+            s.how.value,
+            round(s.weight, 4),
+            record.label[s.via[0] or s.concept_key],
+            record.label[s.via[1] or s.concept_key],
+        )
+        for e in seed_build.kg.edges
+        for s in e.shared
+    )
+    _, got = rows(seed_build, "edge-reasons.rq")
+    assert Counter((a, b, c, h, float(w), v1, v2) for a, b, c, h, w, v1, v2 in got) == expected
+    assert {h for _, _, _, h, *_ in got} >= {"exact", "topic"}
+
+
+def test_concepts_bridging_areas(seed_build, record):
+    taxonomy = seed_build.kg.taxonomy
+    areas = {f.key for f in taxonomy.top_level()}
+    best: dict[str, set[str]] = {}
+    scores = defaultdict(dict)
+    for link in seed_build.kg.links:
+        if link.role is Role.IN_FIELD and link.concept_key in areas:
+            scores[link.paper_id][link.concept_key] = round(link.score, 4)
+    for paper, s in scores.items():
+        top = max(s.values())
+        best[paper] = {a for a, v in s.items() if v == top}
+    reach = defaultdict(set)
+    for link in seed_build.kg.links:
+        if link.role is not Role.IN_FIELD and link.paper_id in best:
+            reach[link.concept_key].add(link.paper_id)
+    expected = set()
+    for c, papers in reach.items():
+        primary = set().union(*(best[p] for p in papers))
+        if len(primary) >= 2:
+            labels = frozenset(record.label[a] for a in primary)
+            expected.add((record.label[c], record.kind[c].value, len(primary), len(papers), labels))
+    _, got = rows(seed_build, "bridging-concepts.rq")
+    assert {(c, k, int(a), int(p), frozenset(w.split("; "))) for c, k, a, p, w in got} == expected
+    assert expected
+
+
+def test_alt_labels_and_broader_concepts(seed_build, record):
+    expected = set()
+    for c in seed_build.kg.concepts:
+        if c.kind is Kind.FIELD or not (c.alt_labels or c.broader):
+            continue
+        alts = frozenset(c.alt_labels)
+        ups = frozenset(record.label[b] for b in c.broader)
+        expected.add((c.label, c.kind.value, alts, ups))
+    _, got = rows(seed_build, "concept-labels.rq")
+    split = lambda v: frozenset(v.split(" | ")) - {""}  # noqa: E731
+    assert {(c, k, split(a), split(b)) for c, k, a, b in got} == expected
+    with_both = next(c for c in seed_build.kg.concepts if c.alt_labels and c.kind is not Kind.FIELD)
+    _, one = rows(seed_build, "concept-labels.rq", c=f"concept:{with_both.key}")
+    assert [r[0] for r in one] == [with_both.label]
+
+
+def test_papers_with_no_shared_concepts(seed_build, record):
+    joined = {p for e in seed_build.kg.edges for p in (e.a, e.b)}
+    expected = sorted(
+        (
+            record.title[p.id],
+            len(methods_of(record, p.id) | record.by_role[Role.ADDRESSES][p.id]),
+        )
+        for p in seed_build.kg.papers
+        if p.id not in joined
+    )
+    _, got = rows(seed_build, "isolated-papers.rq")
+    assert [(p, int(n)) for p, n in got] == expected
+
+
+def test_papers_using_a_method_another_proposes(seed_build, record):
+    below = defaultdict(set)  # method -> concepts whose broader chain reaches it
+    for c in seed_build.kg.concepts:
+        todo, seen = [c.key], set()
+        while todo:
+            for b in record.concept[todo.pop()].broader:
+                if b not in seen and record.kind[b] is not Kind.FIELD:
+                    seen.add(b)
+                    todo.append(b)
+        for b in seen:
+            below[b].add(c.key)
+    expected = set()
+    for a, proposed in record.by_role[Role.PROPOSES].items():
+        for m in proposed:
+            for b in record.title:
+                if b == a:
+                    continue
+                if m in record.by_role[Role.USES][b]:
+                    expected.add(
+                        (record.label[m], record.title[a], record.title[b], record.label[m])
+                    )
+                for x in below[m] & methods_of(record, b):
+                    expected.add(
+                        (record.label[m], record.title[a], record.title[b], record.label[x])
+                    )
+    _, got = rows(seed_build, "method-reuse.rq")
+    assert {tuple(r) for r in got} == expected
+
+
+def test_provenance(seed_build):
+    _, got = rows(seed_build, "provenance.rq")
+    facts = Counter((what, value) for what, value in got)
+    assert facts[("kg version", kg_package.__version__)] == 1
+    assert facts[("model", f"{MODEL_NAME} sha256:{MODEL_SHA256}")] == 1
+    for path in sorted((ROOT / "seeds").glob("*.txt")):
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        assert facts[("input file", f"{path} sha256:{digest}")] == 1
+    taxonomy = hashlib.sha256((ROOT / "ontology" / "fields.ttl").read_bytes()).hexdigest()
+    assert ("field taxonomy", f"ontology/fields.ttl (shipped with kg) sha256:{taxonomy}") in facts
+    assert ("setting extract.max_methods", "8") in facts
+    assert not any(what == "generated at" for what, _ in got)  # no time unless asked
+    assert any(what == "title" and "37" in value for what, value in got)

@@ -1,0 +1,195 @@
+"""SHACL shapes with the real pyshacl: a build conforms, broken graphs are refused readably,
+and batch or sample validation agrees with the full run."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from rdflib import Graph, Literal, URIRef
+from rdflib.namespace import DCTERMS, SKOS, XSD
+
+from kg.cli import cli
+from kg.graph import neighbourhood, validate
+from kg.query import StoreTriples, store_from_rdflib
+from kg.vocab import KG, SCHEMA, compact
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _papers(g: Graph) -> list[URIRef]:
+    return sorted(s for s in g.subjects(None, KG.Paper) if isinstance(s, URIRef))
+
+
+def _first(g: Graph, cls: URIRef) -> URIRef:
+    node = sorted(s for s in g.subjects(None, cls) if isinstance(s, URIRef))[0]
+    return node
+
+
+def test_a_build_conforms_in_full(fake_build):
+    report = validate(fake_build.rdf, "full")
+    assert report.conforms, [str(v) for v in report.violations]
+    assert report.checked == report.total > len(fake_build.kg.papers)
+
+
+def test_validation_does_not_change_the_graph(fake_build):
+    before = len(fake_build.rdf)
+    validate(fake_build.rdf, "sample", sample_size=5)
+    assert len(fake_build.rdf) == before
+
+
+def _break_title(g: Graph) -> tuple[str, str, str]:
+    paper = _papers(g)[0]
+    g.remove((paper, DCTERMS.title, None))
+    return compact(str(paper)), "dcterms:title", "exactly one dcterms:title"
+
+
+def _break_kind(g: Graph) -> tuple[str, str, str]:
+    paper, problem = _papers(g)[1], _first(g, KG.Problem)
+    g.add((paper, KG.proposes, problem))
+    return compact(str(paper)), "kg:proposes", "kg:proposes points to a kg:Method"
+
+
+def _break_confidence(g: Graph) -> tuple[str, str, str]:
+    link = _first(g, KG.ConceptLink)
+    g.set((link, KG.confidence, Literal("1.5", datatype=XSD.decimal)))
+    return compact(str(link)), "kg:confidence", "in [0, 1]"
+
+
+def _break_symmetry(g: Graph) -> tuple[str, str, str]:
+    a, b = sorted(g.subject_objects(KG.sharesConceptWith))[0]
+    g.remove((b, KG.sharesConceptWith, a))
+    return compact(str(a)), "^kg:sharesConceptWith", "both ways"
+
+
+def _break_area_label(g: Graph) -> tuple[str, str, str]:
+    targets = {o for o in g.objects(None, SKOS.closeMatch) if isinstance(o, URIRef)}
+    target = sorted(t for t in targets if (t, SKOS.inScheme, None) not in g)[0]  # an ICLR area
+    g.remove((target, SKOS.prefLabel, None))
+    return compact(str(target)), "skos:prefLabel", "has a skos:prefLabel"
+
+
+def _break_overlap(g: Graph) -> tuple[str, str, str]:
+    overlap = _first(g, KG.ConceptOverlap)
+    first = g.value(overlap, KG.firstPaper)
+    g.set((overlap, KG.secondPaper, first))
+    return compact(str(overlap)), "kg:firstPaper", "other than its second"
+
+
+def _break_type(g: Graph) -> tuple[str, str, str]:
+    paper = _papers(g)[2]
+    g.remove((paper, None, SCHEMA.ScholarlyArticle))
+    return compact(str(paper)), "rdf:type", "schema:ScholarlyArticle"
+
+
+BREAKAGES = [
+    _break_title,
+    _break_kind,
+    _break_confidence,
+    _break_symmetry,
+    _break_area_label,
+    _break_overlap,
+    _break_type,
+]
+
+
+@pytest.mark.parametrize("breakage", BREAKAGES, ids=lambda f: f.__name__[7:])
+def test_a_broken_graph_is_refused_with_focus_path_and_expectation(fake_build, breakage):
+    g = Graph()
+    g += fake_build.rdf
+    focus, path, expected = breakage(g)
+    report = validate(g, "full")
+    assert not report.conforms
+    lines = [str(v) for v in report.violations]
+    assert any(line.startswith(f"{focus} {path}:") and expected in line for line in lines), lines
+
+
+def test_batches_and_store_give_the_full_answer(fake_build):
+    g = Graph()
+    g += fake_build.rdf
+    for breakage in BREAKAGES:
+        breakage(g)
+    full = validate(g, "full")
+    assert len(full.violations) >= len(BREAKAGES)
+    by_batch = validate(g, "batch", batch_size=300)
+    assert by_batch.results == full.results and by_batch.checked == full.total
+    from_store = validate(StoreTriples(store_from_rdflib(g)), "batch", batch_size=1000)
+    assert from_store.results == full.results
+
+
+def test_a_sample_finds_a_fault_of_every_node(fake_build):
+    g = Graph()
+    g += fake_build.rdf
+    for link in list(g.subjects(None, KG.ConceptLink)):
+        g.remove((link, KG.evidence, None))  # the writer forgot the evidence everywhere
+    report = validate(g, "sample", sample_size=10)
+    assert report.checked < report.total
+    assert report.violations and all("kg:evidence" in str(v) for v in report.violations)
+    assert len(report.violations) == 10
+
+
+def test_a_neighbourhood_holds_what_the_shapes_read(fake_build):
+    g = fake_build.rdf
+    paper = _papers(g)[0]
+    sub = neighbourhood(g, [paper])
+    assert set(g.triples((paper, None, None))) <= set(sub)
+    assert set(g.triples((None, None, paper))) <= set(sub)
+    for concept in g.objects(paper, KG.usesMethod):
+        assert set(g.triples((concept, None, None))) <= set(sub)
+
+
+def run(*argv: str):
+    result = CliRunner().invoke(cli, list(argv))
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_kg_validate_reports_a_build_as_conforming(fake_build):
+    for mode in ("full", "batch", "sample"):
+        code, out, err = run("validate", str(fake_build.out), "--mode", mode)
+        assert code == 0, out + err
+        assert f"conforms ({mode}:" in out
+
+
+def test_kg_validate_lists_violations_and_fails(fake_build, tmp_path):
+    g = Graph()
+    g += fake_build.rdf
+    _break_kind(g)
+    _break_confidence(g)
+    broken = tmp_path / "broken.ttl"
+    g.serialize(broken, format="turtle")
+    for mode in ("full", "batch"):
+        code, out, err = run("validate", str(broken), "--mode", mode)
+        assert code == 1, out + err
+        violations = [line for line in out.splitlines() if line.startswith("Violation: ")]
+        assert len(violations) == 2, out
+        assert any("kg:proposes points to a kg:Method (found concept:" in v for v in violations)
+        assert "2 violations" in out.splitlines()[-1] and "Traceback" not in err
+
+
+def test_a_build_refuses_to_write_an_invalid_graph(fake_model, monkeypatch, tmp_path):
+    import kg.build
+
+    inputs = tmp_path / "papers.txt"
+    shutil.copy(ROOT / "seeds" / sorted(p.name for p in (ROOT / "seeds").iterdir())[0], inputs)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "kg.ttl").write_text("previous\n")
+    real = kg.build.to_rdf
+
+    def broken_rdf(*args, **kwargs):
+        g = real(*args, **kwargs)
+        _break_title(g)
+        return g
+
+    monkeypatch.setattr(kg.build, "to_rdf", broken_rdf)
+    code, out_text, err = run("build", str(inputs), "--out", str(out))
+    assert code == 1 and out_text == ""
+    assert "does not conform to kg's SHACL shapes" in err and "nothing was written" in err
+    assert "dcterms:title: a paper has exactly one dcterms:title" in err
+    assert "Traceback" not in err
+    assert sorted(p.name for p in out.iterdir()) == ["kg.ttl"]
+    assert (out / "kg.ttl").read_text() == "previous\n"
