@@ -18,12 +18,12 @@ from kg.concepts import canonicalize
 from kg.extract import Embedder, Extractor, Settings, load_model
 from kg.graph import knowledge_graph, to_networkx, to_rdf
 from kg.ingest import read_papers
-from kg.model import Kind, KnowledgeGraph, Paper
+from kg.model import Kind, KnowledgeGraph
 from kg.taxonomy import load_taxonomy
 
 __all__ = ["Built", "BuildResult", "assemble", "build", "OUTPUT_FILES"]
 
-OUTPUT_FILES = ("kg.ttl", "graph.graphml", "graph.json", "index.html")
+OUTPUT_FILES = ("kg.ttl", "graph.graphml", "graph.json", *export.VIEW_FILES.values())
 
 Progress = Callable[[str, int, int], None]
 
@@ -93,8 +93,8 @@ def build(
 
     Args:
         inputs: Files or directories (plain-text lists, JSONL, JSON, CSV).
-        out_dir: Where ``kg.ttl``, ``graph.graphml``, ``graph.json`` and
-            ``index.html`` go.
+        out_dir: Where ``kg.ttl``, ``graph.graphml``, ``graph.json``, the three
+            views and their ``index.html`` go.
         embedder: The embedding model; the packaged MiniLM by default.
         taxonomy_path: A SKOS field taxonomy; ``ontology/fields.ttl`` by default.
         settings: Extraction settings.
@@ -113,18 +113,11 @@ def build(
         "kg.ttl": export.turtle_text(built.rdf),
         "graph.graphml": export.graphml_text(built.graph),
         "graph.json": export.json_text(built.graph),
-        "index.html": export.render_html(built.graph, _heading(built.kg.papers)),
     }
+    files.update(export.render_views(built.graph))  # headed "kg: 37 NeurIPS 2026 papers"
     written = export.write_files(Path(out_dir), files)
     concepts = built.kg.concepts
     kinds = {k.value: sum(1 for c in concepts if c.kind is k) for k in Kind}
     return BuildResult(
         len(built.kg.papers), kinds, len(built.kg.links), len(built.kg.edges), tuple(written)
     )
-
-
-def _heading(papers: Sequence[Paper]) -> str:
-    """ "kg: 37 NeurIPS 2026 papers" when the input names at most three venues."""
-    venues = sorted({f"{p.venue or ''} {p.year or ''}".strip() for p in papers} - {""})
-    where = f" {', '.join(venues)}" if 0 < len(venues) <= 3 else ""
-    return f"kg: {len(papers)}{where} papers"

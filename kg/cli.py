@@ -87,7 +87,7 @@ def cli() -> None:
     default="output",
     show_default=True,
     type=click.Path(path_type=Path),
-    help="Directory for kg.ttl, graph.graphml, graph.json and index.html.",
+    help="Directory for kg.ttl, graph.graphml, graph.json, the views and index.html.",
 )
 @click.option(
     "--taxonomy",
@@ -112,6 +112,41 @@ def build(inputs: tuple[Path, ...], out_dir: Path, taxonomy: Path | None) -> Non
         f"{result.papers} papers, {sum(result.concepts.values())} concepts ({kinds}), "
         f"{result.links} links, {result.edges} shared-concept edges; wrote {files}"
     )
+
+
+_VIEWS = ("index", "paper-map", "concept-map", "paper-concept")
+
+
+@cli.command()
+@click.argument("view", required=False, default="index", type=click.Choice(_VIEWS))
+@click.option(
+    "--out",
+    "out_dir",
+    default="output",
+    show_default=True,
+    type=click.Path(path_type=Path),
+    help="Build directory: read graph.json there, write the views there.",
+)
+@click.option("--no-open", is_flag=True, help="Write the views but do not open a browser.")
+def view(view: str, out_dir: Path, no_open: bool) -> None:
+    """Regenerate the views from a build's graph.json and open VIEW (default: index)."""
+    import webbrowser
+
+    from kg.export import VIEW_FILES, graph_from_json, render_views, write_files
+
+    source = out_dir / "graph.json"
+    try:
+        text = source.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"{source} not found; run kg build first (or pass --out DIR)") from None
+    except OSError as exc:
+        raise UserError(f"cannot read {source}: {exc.strerror}") from exc
+    write_files(out_dir, render_views(graph_from_json(text, str(source))))
+    page = (out_dir / VIEW_FILES[view]).resolve()
+    click.echo(str(page))
+    # webbrowser honours $BROWSER; with no browser it returns False and the path is enough.
+    if not no_open and not webbrowser.open(page.as_uri()):
+        click.echo(f"kg: no browser found; open {page.as_uri()} yourself", err=True)
 
 
 @cli.command()

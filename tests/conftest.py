@@ -76,6 +76,14 @@ def real_model():
     return load_model()
 
 
+@pytest.fixture(scope="session")
+def seed_build(real_model):
+    """The real pipeline (KeyBERT + MiniLM) on seeds/, built once per test session."""
+    from kg.build import assemble
+
+    return assemble([SEEDS], embedder=real_model)
+
+
 @pytest.fixture
 def shared_data() -> Path:
     """``../shared/data`` when it exists; the test is skipped otherwise."""

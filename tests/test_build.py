@@ -9,7 +9,6 @@ import pytest
 from rdflib import Graph
 from rdflib.compare import graph_diff, isomorphic, to_isomorphic
 
-from kg.build import assemble
 from kg.export import turtle_text
 from kg.extract.phrases import is_generic
 from kg.model import Kind, Role
@@ -20,8 +19,8 @@ pytestmark = pytest.mark.model
 
 
 @pytest.fixture(scope="module")
-def seeds(real_model):
-    return assemble([ROOT / "seeds"], embedder=real_model)
+def seeds(seed_build):
+    return seed_build
 
 
 def test_all_37_seed_papers_have_a_method_a_problem_and_a_field(seeds):

@@ -1,11 +1,19 @@
-"""The built graph -> files: Turtle, GraphML, node-link JSON and the HTML view.
+"""The built graph -> files: Turtle, GraphML, node-link JSON and the HTML views.
 
-Each ``*_text`` function (and :func:`render_html`) returns a file's content;
+Each ``*_text`` function (and :func:`render_views`) returns file contents;
 :func:`write_files` is the only code that writes into the output directory.
 """
 
 from kg.export.atomic import write_files
-from kg.export.html import render_html
-from kg.export.serialize import graphml_text, json_text, turtle_text
+from kg.export.serialize import graph_from_json, graphml_text, json_text, turtle_text
+from kg.export.views import VIEW_FILES, render_views
 
-__all__ = ["turtle_text", "graphml_text", "json_text", "render_html", "write_files"]
+__all__ = [
+    "turtle_text",
+    "graphml_text",
+    "json_text",
+    "graph_from_json",
+    "render_views",
+    "VIEW_FILES",
+    "write_files",
+]
