@@ -73,6 +73,17 @@ class _Progress:
             click.echo("", err=True)
 
 
+def _out_option(help: str) -> Any:
+    return click.option(
+        "--out",
+        "out_dir",
+        default="output",
+        show_default=True,
+        type=click.Path(path_type=Path),
+        help=help,
+    )
+
+
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="kg")
 def cli() -> None:
@@ -81,14 +92,7 @@ def cli() -> None:
 
 @cli.command()
 @click.argument("inputs", nargs=-1, type=click.Path(path_type=Path))
-@click.option(
-    "--out",
-    "out_dir",
-    default="output",
-    show_default=True,
-    type=click.Path(path_type=Path),
-    help="Directory for kg.ttl, graph.graphml, graph.json, the views and index.html.",
-)
+@_out_option("Directory for kg.ttl, graph.graphml, graph.json, the views and index.html.")
 @click.option(
     "--taxonomy",
     type=click.Path(path_type=Path),
@@ -119,14 +123,7 @@ _VIEWS = ("index", "paper-map", "concept-map", "paper-concept")
 
 @cli.command()
 @click.argument("view", required=False, default="index", type=click.Choice(_VIEWS))
-@click.option(
-    "--out",
-    "out_dir",
-    default="output",
-    show_default=True,
-    type=click.Path(path_type=Path),
-    help="Build directory: read graph.json there, write the views there.",
-)
+@_out_option("Build directory: read graph.json there, write the views there.")
 @click.option("--no-open", is_flag=True, help="Write the views but do not open a browser.")
 def view(view: str, out_dir: Path, no_open: bool) -> None:
     """Regenerate the views from a build's graph.json and open VIEW (default: index)."""

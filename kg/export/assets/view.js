@@ -41,6 +41,9 @@
     highlight: null, focus: null, hover: null
   };
   (S.edges_off || []).forEach(function (k) { state.edgeOn[k] = false; });
+  var steps = S.weight.steps;
+  function threshold(i) { return i <= 0 ? -Infinity : steps[i]; }
+  state.minWeight = threshold(S.weight.start);  // before the first draw: only what is shown
 
   // --- helpers ---------------------------------------------------------------------------
 
@@ -145,6 +148,7 @@
 
   // --- drawing on top: highlight, group names, labels -----------------------------------
 
+  (S.groups || []).forEach(function (g) { g.members = new Set(g.members); });
   var labelWidth = {};
   var lastLabels = [];
   var lastGroups = [];
@@ -214,6 +218,18 @@
     }
     return false;
   };
+  Boxes.prototype.any = function (b, test) {
+    for (var i = Math.floor(b.x / 64); i <= Math.floor((b.x + b.w) / 64); i++) {
+      for (var j = Math.floor(b.y / 32); j <= Math.floor((b.y + b.h) / 32); j++) {
+        var list = this.cells[this.key(i, j)] || [];
+        for (var k = 0; k < list.length; k++) {
+          var o = list[k];
+          if (b.x < o.x + o.w && o.x < b.x + b.w && b.y < o.y + o.h && o.y < b.y + b.h && test(o)) return true;
+        }
+      }
+    }
+    return false;
+  };
   Boxes.prototype.add = function (b) {
     for (var i = Math.floor(b.x / 64); i <= Math.floor((b.x + b.w) / 64); i++) {
       for (var j = Math.floor(b.y / 32); j <= Math.floor((b.y + b.h) / 32); j++) {
@@ -239,34 +255,50 @@
     ctx.lineJoin = "round";
     var boxes = new Boxes();
     lastGroups = [];
-    nodeList.forEach(function (n) {  // labels do not cover other nodes
+    var nodeBoxes = new Boxes();
+    nodeList.forEach(function (n) {
       if (!visible[n.id]) return;
-      var r = n.size * scale;
-      if (r < 3) return;
+      var r = Math.max(n.size * scale, 2);
       var p = network.canvasToDOM(positions[n.id]);
       if (p.x < -r || p.x > W + r || p.y < -r || p.y > H + r) return;
-      boxes.add({ x: p.x - r, y: p.y - r, w: 2 * r, h: 2 * r, rank: n.rank });
+      nodeBoxes.add({ x: p.x - r, y: p.y - r, w: 2 * r, h: 2 * r, rank: n.rank, id: n.id });
     });
-    if (S.groups && !state.highlight && !state.field) {
+    function nodeHits(b, g) {  // a node that is not one of the group's own members
+      return nodeBoxes.any(b, function (o) { return !g.members.has(o.id); });
+    }
+    if (S.groups && !state.highlight && !state.field) {  // community names, like a map's
       ctx.font = GROUP_FONT;
       S.groups.forEach(function (g) {
         var r = g.r * scale;
-        if (r < 40 || r > Math.max(W, H)) return;
-        var p = network.canvasToDOM({ x: g.x, y: g.y - g.r });
+        if (r < 30 || r > 320) return;
+        var c = network.canvasToDOM({ x: g.x, y: g.y });
         var text = shorten(g.label, 48);
         var w = ctx.measureText(text).width;
-        var b = { x: p.x - w / 2 - 3, y: p.y - LABEL_HEIGHT - 6, w: w + 6, h: LABEL_HEIGHT + 2 };
-        if (b.y < -4 || b.y > H || b.x + b.w < 0 || b.x > W || boxes.hits(b)) return;
+        var h = LABEL_HEIGHT + 4;
+        // above the disk, below it, or over its middle (covering its own members only)
+        var b = [c.y - r - h - 2, c.y + r + 2, c.y - h / 2].map(function (y) {
+          return { x: c.x - w / 2 - 4, y: y, w: w + 8, h: h };
+        }).find(function (b) {
+          return b.y >= 0 && b.y + b.h <= H && b.x >= 0 && b.x + b.w <= W && !boxes.hits(b) &&
+            !nodeHits(b, g);
+        });
+        if (!b) return;
         boxes.add(b);
+        ctx.fillStyle = "rgba(255,255,255,0.78)";
+        ctx.fillRect(b.x, b.y, b.w, b.h);
         ctx.lineWidth = 4; ctx.strokeStyle = "rgba(255,255,255,0.95)";
-        ctx.strokeText(text, b.x + 3, b.y + 1);
-        ctx.fillStyle = "#3d4652";
-        ctx.fillText(text, b.x + 3, b.y + 1);
+        ctx.strokeText(text, b.x + 4, b.y + 3);
+        ctx.fillStyle = "#2f3843";
+        ctx.fillText(text, b.x + 4, b.y + 3);
         lastGroups.push({ text: text, x: b.x, y: b.y, w: b.w, h: b.h });
       });
     }
+    Object.keys(nodeBoxes.cells).forEach(function (k) {  // labels do not cover other nodes
+      nodeBoxes.cells[k].forEach(function (o) { if (o.w >= 6 && !o.seen) { o.seen = true; boxes.add(o); } });
+    });
     ctx.font = LABEL_FONT;
-    var budget = Math.min(MAX_LABELS, Math.round(FIRST_LABELS * Math.max(1, Math.pow(scale / fitScale, 2))));
+    var first = lastGroups.length ? FIRST_LABELS / 2 : FIRST_LABELS;  // names of groups first
+    var budget = Math.min(MAX_LABELS, Math.round(first * Math.max(1, Math.pow(scale / fitScale, 2))));
     var forced = [];
     if (state.focus) forced.push(state.focus);
     if (state.hover) forced.push(state.hover);
@@ -418,6 +450,10 @@
     if (e) showTip(edgeSummary(e), p.pointer.DOM);
   });
   network.on("blurEdge", function () { if (!state.hover) hideTip(); });
+  container.addEventListener("mouseleave", function () {
+    hideTip();
+    if (state.hover) { state.hover = null; network.redraw(); }
+  });
   network.on("dragStart", hideTip);
   network.on("zoom", hideTip);
 
@@ -542,7 +578,7 @@
       network.selectNodes([id]);
       if (zoom) {
         network.fit({ nodes: [id].concat(around.length <= 80 ? around : []),
-          maxZoomLevel: 1.5, animation: { duration: 450, easingFunction: "easeInOutQuad" } });
+          maxZoomLevel: 1.2, animation: { duration: 450, easingFunction: "easeInOutQuad" } });
       }
     } else if (CONCEPTS[id] && VIEW === "paper-map") {
       var papers = CONCEPTS[id].papers.filter(function (p) { return byId[p] && visible[p]; });
@@ -607,8 +643,10 @@
       if (m) found.push({ e: e, tier: m[0], alt: m[1] });
     });
     found.sort(function (a, b) {
+      // better match, then drawn here, then the closer (shorter) name, then the more linked
       return a.tier - b.tier || (byId[b.e.id] ? 1 : 0) - (byId[a.e.id] ? 1 : 0) ||
-        b.e.rank - a.e.rank || (a.e.label < b.e.label ? -1 : a.e.label > b.e.label ? 1 : 0);
+        a.e.label.length - b.e.label.length || b.e.rank - a.e.rank ||
+        (a.e.label < b.e.label ? -1 : a.e.label > b.e.label ? 1 : 0);
     });
     return found;
   }
@@ -725,14 +763,13 @@
 
   var weight = $("kg-weight");
   var weightValue = $("kg-weight-value");
-  var steps = S.weight.steps;
   $("kg-weight-label").textContent = "min " + S.weight.label;
   weight.max = String(Math.max(steps.length - 1, 0));
   weight.value = String(S.weight.start);
   weight.disabled = steps.length < 2;
   function readWeight() {
     var i = Number(weight.value);
-    state.minWeight = i <= 0 ? -Infinity : steps[i];
+    state.minWeight = threshold(i);
     weightValue.textContent = "≥ " + (Number.isInteger(steps[i]) ? steps[i] : steps[i].toFixed(2));
   }
   weight.addEventListener("input", function () { readWeight(); refresh(); });

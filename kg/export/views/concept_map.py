@@ -25,7 +25,14 @@ from kg.export.views.bounds import (
 )
 from kg.export.views.corpus import KINDS, Corpus
 from kg.export.views.layout import community_layout
-from kg.export.views.page import COLORS, EDGE_COLORS, SHAPES, Drawn, percentile_widths
+from kg.export.views.page import (
+    COLORS,
+    EDGE_COLORS,
+    SHAPES,
+    Drawn,
+    broader_edges,
+    percentile_widths,
+)
 
 __all__ = ["concept_map", "LINKS_PER_CONCEPT"]
 
@@ -88,19 +95,7 @@ def concept_map(corpus: Corpus) -> Drawn:
         }
         for i, (a, b) in enumerate(kept)
     ]
-    edges += [
-        {
-            "id": f"b{i}",
-            "from": c,
-            "to": b,
-            "width": 1.2,
-            "color": {"color": EDGE_COLORS["broader"], "opacity": 0.75},
-            "dashes": [6, 4],
-            "arrows": {"to": {"enabled": True, "scaleFactor": 0.5}},
-            "kind": "broader",
-        }
-        for i, (c, b) in enumerate(hierarchy)
-    ]
+    edges += broader_edges(hierarchy)
     bounds = []
     if len(top) < len(with_papers):
         extra = len(drawn) - len(top)

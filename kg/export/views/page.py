@@ -13,6 +13,7 @@ tooltips are kg's own, built as text.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 from pyvis.network import Network
 
+from kg.export.views.corpus import weight_of
 from kg.export.views.layout import SEED
 
 __all__ = [
@@ -36,6 +38,8 @@ __all__ = [
     "json_block",
     "percentile_widths",
     "environment",
+    "shares_edge",
+    "broader_edges",
 ]
 
 #: Fill colours of the node types; the legends use the same ones.
@@ -120,6 +124,41 @@ def percentile_widths(weights: list[float], lo: float = 0.6, hi: float = 5.0) ->
     ranked = sorted(set(weights))
     rank = {w: i / max(len(ranked) - 1, 1) for i, w in enumerate(ranked)}
     return [round(lo + (hi - lo) * rank[w] ** 1.5, 2) for w in weights]
+
+
+def shares_edge(
+    edge_id: str, a: str, b: str, d: Mapping[str, Any], width: float, **style: Any
+) -> dict[str, Any]:
+    """A shared-concept edge; its tooltip lists what the papers share and how."""
+    shared = list(d.get("shared") or ())
+    return {
+        "id": edge_id,
+        "from": a,
+        "to": b,
+        "width": width,
+        "color": {"color": EDGE_COLORS["shares"], "opacity": 0.45},
+        "kind": "shares",
+        "w": round(weight_of(d), 2),
+        "why": str(d.get("explanation") or ", ".join(str(s) for s in shared)),
+        "n": len(shared),
+    } | style
+
+
+def broader_edges(hierarchy: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    """Concept hierarchy edges, as arrows from a concept to its broader one."""
+    return [
+        {
+            "id": f"b{i}",
+            "from": narrower,
+            "to": broader,
+            "width": 1.2,
+            "color": {"color": EDGE_COLORS["broader"], "opacity": 0.75},
+            "dashes": [6, 4],
+            "arrows": {"to": {"enabled": True, "scaleFactor": 0.5}},
+            "kind": "broader",
+        }
+        for i, (narrower, broader) in enumerate(hierarchy)
+    ]
 
 
 def _options(n_nodes: int, n_edges: int) -> dict[str, Any]:

@@ -22,7 +22,14 @@ from kg.export.views.bounds import (
 )
 from kg.export.views.corpus import KINDS, Corpus, weight_of
 from kg.export.views.layout import community_layout
-from kg.export.views.page import COLORS, EDGE_COLORS, SHAPES, Drawn
+from kg.export.views.page import (
+    COLORS,
+    EDGE_COLORS,
+    SHAPES,
+    Drawn,
+    broader_edges,
+    shares_edge,
+)
 
 __all__ = ["paper_concept", "MAX_GRAPH_CONCEPTS"]
 
@@ -100,35 +107,11 @@ def paper_concept(corpus: Corpus) -> Drawn:
                 "kind": "mentions",
             }
         )
-    for i, (a, b) in enumerate(shares):
-        d = corpus.shares[a, b]
-        edges.append(
-            {
-                "id": f"s{i}",
-                "from": a,
-                "to": b,
-                "width": 1.5,
-                "color": {"color": EDGE_COLORS["shares"], "opacity": 0.5},
-                "dashes": True,
-                "kind": "shares",
-                "w": round(weights[a, b], 2),
-                "why": str(d.get("explanation") or ", ".join(d.get("shared") or ())),
-                "n": len(d.get("shared") or ()),
-            }
-        )
     edges += [
-        {
-            "id": f"b{i}",
-            "from": c,
-            "to": b,
-            "width": 1.2,
-            "color": {"color": EDGE_COLORS["broader"], "opacity": 0.75},
-            "dashes": [6, 4],
-            "arrows": {"to": {"enabled": True, "scaleFactor": 0.5}},
-            "kind": "broader",
-        }
-        for i, (c, b) in enumerate(hierarchy)
+        shares_edge(f"s{i}", a, b, corpus.shares[a, b], 1.5, dashes=True)
+        for i, (a, b) in enumerate(shares)
     ]
+    edges += broader_edges(hierarchy)
     bounds = []
     if len(concepts) < len(with_papers):
         bounds.append(

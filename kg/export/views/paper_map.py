@@ -24,11 +24,11 @@ from kg.export.views.corpus import Corpus, weight_of
 from kg.export.views.layout import community_layout
 from kg.export.views.page import (
     AREA_COLORS,
-    EDGE_COLORS,
     OTHER_AREA,
     SHAPES,
     Drawn,
     percentile_widths,
+    shares_edge,
 )
 
 __all__ = ["paper_map", "SHARES_PER_PAPER"]
@@ -69,22 +69,9 @@ def paper_map(corpus: Corpus) -> Drawn:
             }
         )
     widths = percentile_widths([weights[e] for e in kept])
-    edges = []
-    for i, (a, b) in enumerate(kept):
-        d = corpus.shares[a, b]
-        edges.append(
-            {
-                "id": f"s{i}",
-                "from": a,
-                "to": b,
-                "width": widths[i],
-                "color": {"color": EDGE_COLORS["shares"], "opacity": 0.45},
-                "kind": "shares",
-                "w": round(weights[a, b], 2),
-                "why": str(d.get("explanation") or ", ".join(d.get("shared") or ())),
-                "n": len(d.get("shared") or ()),
-            }
-        )
+    edges = [
+        shares_edge(f"s{i}", a, b, corpus.shares[a, b], widths[i]) for i, (a, b) in enumerate(kept)
+    ]
     steps, start = weight_steps([weights[e] for e in kept])
     bounds = list(paper_note)
     if len(kept) < len(inside):
@@ -145,7 +132,7 @@ def _groups(corpus: Corpus, layout) -> list[dict]:
             continue
         else:
             name = " · ".join(corpus.label(c) for c in _particular(corpus, g.members, n)[:2])
-        out.append({"x": g.x, "y": g.y, "r": g.r, "n": len(g.members), "label": name})
+        out.append({"x": g.x, "y": g.y, "r": g.r, "members": list(g.members), "label": name})
     return out
 
 
