@@ -84,6 +84,17 @@ def seed_build(real_model):
     return assemble([SEEDS], embedder=real_model)
 
 
+@pytest.fixture(scope="session")
+def large_views():
+    """A synthetic corpus as large as ICML 2024 (2,600 papers) and its rendered views."""
+    from view_graphs import synthetic_graph
+
+    from kg.export import render_views
+
+    g = synthetic_graph(2600, 9000, per_paper=14)
+    return g, render_views(g)
+
+
 @pytest.fixture
 def shared_data() -> Path:
     """``../shared/data`` when it exists; the test is skipped otherwise."""

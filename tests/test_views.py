@@ -43,10 +43,9 @@ def small():
 
 
 @pytest.fixture(scope="module")
-def big():
+def big(large_views):
     """Large enough that every view has to leave things out."""
-    g = synthetic_graph(2400, 9000, per_paper=14)
-    return g, render_views(g)
+    return large_views
 
 
 # --- self-contained and safe -----------------------------------------------------------------

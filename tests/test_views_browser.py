@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from view_graphs import PAYLOAD, hostile_graph, synthetic_graph
+from view_graphs import PAYLOAD, hostile_graph
 
 from kg.export import render_views
 from kg.export.views.bounds import VISIBLE_EDGES
@@ -484,10 +484,10 @@ def test_hostile_edges_show_their_text_as_text(browser, hostile_pages, view):
 
 
 @pytest.fixture(scope="module")
-def large_pages(tmp_path_factory):
+def large_pages(large_views, tmp_path_factory):
     out = tmp_path_factory.mktemp("large")
-    g = synthetic_graph(2600, 9000, per_paper=14)
-    for name, html in render_views(g).items():
+    g, pages = large_views
+    for name, html in pages.items():
         (out / name).write_text(html, encoding="utf-8")
     return out, read_corpus(g)
 

@@ -176,9 +176,7 @@
     ctx.fillStyle = "rgba(255,255,255,0.8)";
     ctx.fillRect(0, 0, ctx.canvas.width, ctx.canvas.height);
     ctx.restore();
-    edgeView.get().forEach(function (e) {
-      var touches = state.focus ? (e.from === state.focus || e.to === state.focus) : true;
-      if (!touches || !h.has(e.from) || !h.has(e.to)) return;
+    (state.edges || []).forEach(function (e) {
       var a = positions[e.from], b = positions[e.to];
       ctx.beginPath();
       ctx.moveTo(a.x, a.y);
@@ -401,15 +399,18 @@
     for (var i = 0; i < q.concepts.length; i++) if (q.concepts[i][0] === c) return q.concepts[i];
     return null;
   }
-  function explanationLines(why, n) {
-    var parts = why.split("; ");
-    return parts.length === n ? parts : [why];
+  function explanationLines(e) {  // one line per shared concept, saying how it is shared
+    var parts = e.why.split("; ");
+    if (parts.length !== e.n) return [e.why];
+    return parts.map(function (part, i) {
+      return "· " + part + (e.how[i] === "exact" ? " (in both)" : "");
+    });
   }
   function edgeSummary(e) {
     if (e.kind === "shares") {
       return [label(e.from) + " ↔ " + label(e.to),
         "weight " + e.w.toFixed(2) + " · " + plural(e.n, "shared concept")]
-        .concat(explanationLines(e.why, e.n));
+        .concat(explanationLines(e));
     }
     if (e.kind === "mentions") {
       var m = mention(e.from, e.to);
@@ -555,7 +556,17 @@
   function highlight(ids, focus) {
     state.highlight = ids ? new Set(ids) : null;
     state.focus = focus || null;
+    highlightEdges();
     network.redraw();
+  }
+  function highlightEdges() {  // the edges drawn over the dimmed graph, found once
+    var h = state.highlight;
+    state.edges = !h ? null : edgeView.get({
+      filter: function (e) {
+        var touches = state.focus ? (e.from === state.focus || e.to === state.focus) : true;
+        return touches && h.has(e.from) && h.has(e.to);
+      }
+    });
   }
   function clearHighlight() {
     highlight(null);
@@ -812,6 +823,7 @@
     edgeView.refresh();
     if (state.highlight) {
       if (state.focus && !visible[state.focus]) clearHighlight();
+      else highlightEdges();
     }
     updateCount();
     network.redraw();
@@ -819,6 +831,11 @@
 
   var bounds = $("kg-bounds");
   if (S.bounds.length) {
+    var close = el("button", "×", "kg-close");
+    close.type = "button";
+    close.title = "Hide this note";
+    close.addEventListener("click", function () { bounds.hidden = true; });
+    bounds.append(close);
     S.bounds.forEach(function (line) { bounds.append(el("p", line)); });
     bounds.hidden = false;
   }

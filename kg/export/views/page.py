@@ -140,6 +140,7 @@ def shares_edge(
         "kind": "shares",
         "w": round(weight_of(d), 2),
         "why": str(d.get("explanation") or ", ".join(str(s) for s in shared)),
+        "how": [str(h) for h in d.get("how") or ()],
         "n": len(shared),
     } | style
 

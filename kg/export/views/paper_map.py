@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Hashable, Sequence
 
 import networkx as nx
 
@@ -21,7 +22,7 @@ from kg.export.views.bounds import (
     weight_steps,
 )
 from kg.export.views.corpus import Corpus, weight_of
-from kg.export.views.layout import community_layout
+from kg.export.views.layout import Layout, community_layout
 from kg.export.views.page import (
     AREA_COLORS,
     OTHER_AREA,
@@ -33,7 +34,7 @@ from kg.export.views.page import (
 
 __all__ = ["paper_map", "SHARES_PER_PAPER"]
 
-#: Each paper keeps at most this many of its strongest shared-concept edges.
+#: Past :data:`MAX_EDGES`, each paper keeps this many of its strongest shared-concept edges.
 SHARES_PER_PAPER = 8
 
 
@@ -42,7 +43,10 @@ def paper_map(corpus: Corpus) -> Drawn:
     papers, paper_note = _papers(corpus, weights)
     drawn = set(papers)
     inside = {pair: w for pair, w in weights.items() if pair[0] in drawn and pair[1] in drawn}
-    kept = strongest_per_node(inside, SHARES_PER_PAPER, MAX_EDGES)
+    if len(inside) <= MAX_EDGES:
+        kept = sorted(inside)
+    else:  # the strongest few of each paper, so no paper loses all its links
+        kept = strongest_per_node(inside, SHARES_PER_PAPER, MAX_EDGES)
 
     G = nx.Graph()
     G.add_nodes_from(papers)
@@ -121,7 +125,7 @@ def _areas(corpus: Corpus, papers: list[str]) -> tuple[list[list], dict[str, str
     return rows, colors
 
 
-def _groups(corpus: Corpus, layout) -> list[dict]:
+def _groups(corpus: Corpus, layout: Layout) -> list[dict]:
     """Each community's disk and name (its two most particular concepts)."""
     n = max(len(corpus.papers), 1)
     out = []
@@ -136,11 +140,11 @@ def _groups(corpus: Corpus, layout) -> list[dict]:
     return out
 
 
-def _particular(corpus: Corpus, members, n: int) -> list[str]:
+def _particular(corpus: Corpus, members: Sequence[Hashable], n: int) -> list[str]:
     """Concepts by how particular they are to ``members``: count inside times log-rarity."""
     inside: Counter[str] = Counter()
     for p in members:
-        inside.update(list(corpus.mentions[p]))
+        inside.update(list(corpus.mentions[str(p)]))
     need = 2 if len(members) >= 4 else 1
     scored = [
         (-(k * math.log(n / max(len(corpus.papers_of[c]), 1))), corpus.label(c), c)
