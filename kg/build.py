@@ -6,7 +6,9 @@ with progress on stderr and a summary.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import shutil
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
@@ -19,7 +21,7 @@ from rdflib import Graph
 import kg as _kg
 from kg import export, query
 from kg.concepts import canonicalize
-from kg.errors import ValidationError
+from kg.errors import OutputError, ValidationError
 from kg.extract import MODEL_NAME, MODEL_SHA256, Embedder, Extractor, MiniLM, Settings, load_model
 from kg.graph import (
     FULL_LIMIT,
@@ -42,6 +44,7 @@ __all__ = [
     "assemble",
     "build",
     "output_texts",
+    "rewrite_views",
     "write",
     "check",
     "OUTPUT_FILES",
@@ -54,7 +57,7 @@ OUTPUT_FILES = (
     "kg.jsonld",
     "graph.graphml",
     "graph.json",
-    "index.html",
+    *export.VIEW_FILES.values(),
     f"{query.STORE_NAME}/",
 )
 #: How a build checks its graph: ``auto`` is ``full`` up to FULL_LIMIT triples, else ``sample``.
@@ -176,6 +179,13 @@ def _provenance(
     )
 
 
+def _heading(papers: Sequence[Paper]) -> str:
+    """ "kg: 37 NeurIPS 2026 papers" when the input names at most three venues."""
+    venues = sorted({f"{p.venue or ''} {p.year or ''}".strip() for p in papers} - {""})
+    where = f" {', '.join(venues)}" if 0 < len(venues) <= 3 else ""
+    return f"kg: {len(papers)}{where} papers"
+
+
 def _sha256(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as fh:
@@ -208,8 +218,39 @@ def output_texts(built: Built) -> dict[str, str]:
         "kg.jsonld": export.jsonld_text(built.rdf),
         "graph.graphml": export.graphml_text(built.graph),
         "graph.json": export.json_text(built.graph),
-        "index.html": export.render_html(built.graph, _heading(built.kg.papers)),
+        **export.render_views(built.graph, _heading(built.kg.papers)),
     }
+
+
+def rewrite_views(out_dir: str | Path) -> None:
+    """Regenerate the views of the build in ``out_dir`` from its ``graph.json``.
+
+    The other files are kept byte for byte; the directory is swapped as a
+    whole, as a build swaps it.
+
+    Raises:
+        OutputError: ``out_dir`` holds no build (no ``graph.json``).
+    """
+    shown = Path(out_dir) / "graph.json"
+    if not shown.is_file():
+        raise OutputError(f"{shown} not found; run kg build first (or pass --out DIR)")
+    with export.output_dir(out_dir, OUTPUT_FILES) as target:
+        source = target.real / "graph.json"
+        try:
+            text = source.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise OutputError(f"cannot read {shown}: {exc.strerror}") from exc
+        views = export.render_views(export.graph_from_json(text, str(shown)))
+        files: dict[str, export.Content] = {}
+        for name in OUTPUT_FILES:
+            kept = target.real / name.rstrip("/")
+            if name.endswith("/") and kept.is_dir():
+                files[name.rstrip("/")] = functools.partial(shutil.copytree, kept)
+            elif name in views:
+                files[name] = views[name].encode("utf-8")
+            elif kept.is_file():
+                files[name] = kept.read_bytes()
+        target.write(files)
 
 
 def build(
@@ -309,10 +350,3 @@ def _write(
         warnings=tuple(warnings),
         validation=report,
     )
-
-
-def _heading(papers: Sequence[Paper]) -> str:
-    """ "kg: 37 NeurIPS 2026 papers" when the input names at most three venues."""
-    venues = sorted({f"{p.venue or ''} {p.year or ''}".strip() for p in papers} - {""})
-    where = f" {', '.join(venues)}" if 0 < len(venues) <= 3 else ""
-    return f"kg: {len(papers)}{where} papers"

@@ -105,6 +105,17 @@ class _Progress:
             click.echo("", err=True)
 
 
+def _out_option(help: str) -> Any:
+    return click.option(
+        "--out",
+        "out_dir",
+        default="output",
+        show_default=True,
+        type=click.Path(path_type=Path),
+        help=help,
+    )
+
+
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="kg")
 def cli() -> None:
@@ -113,14 +124,7 @@ def cli() -> None:
 
 @cli.command()
 @click.argument("inputs", nargs=-1, type=click.Path(path_type=Path))
-@click.option(
-    "--out",
-    "out_dir",
-    default="output",
-    show_default=True,
-    type=click.Path(path_type=Path),
-    help="Output directory, replaced as a whole by each build; it must hold only kg's files.",
-)
+@_out_option("Output directory, replaced as a whole by each build; it must hold only kg's files.")
 @click.option(
     "--taxonomy",
     type=click.Path(path_type=Path),
@@ -300,6 +304,28 @@ def _generated_at(option: str | None) -> datetime | None:
             "2026-05-01T12:00:00Z"
         ) from exc
     return at if at.tzinfo else at.replace(tzinfo=UTC)
+
+
+_VIEWS = ("index", "paper-map", "concept-map", "paper-concept")
+
+
+@cli.command()
+@click.argument("view", required=False, default="index", type=click.Choice(_VIEWS))
+@_out_option("Build directory: read graph.json there, write the views there.")
+@click.option("--no-open", is_flag=True, help="Write the views but do not open a browser.")
+def view(view: str, out_dir: Path, no_open: bool) -> None:
+    """Regenerate the views from a build's graph.json and open VIEW (default: index)."""
+    import webbrowser
+
+    from kg.build import rewrite_views
+    from kg.export import VIEW_FILES
+
+    rewrite_views(out_dir)
+    page = (out_dir / VIEW_FILES[view]).resolve()
+    click.echo(str(page))
+    # webbrowser honours $BROWSER; with no browser it returns False and the path is enough.
+    if not no_open and not webbrowser.open(page.as_uri()):
+        click.echo(f"kg: no browser found; open {page.as_uri()} yourself", err=True)
 
 
 @cli.command()

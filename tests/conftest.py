@@ -76,6 +76,17 @@ def real_model():
     return load_model()
 
 
+@pytest.fixture(scope="session")
+def large_views():
+    """A synthetic corpus as large as ICML 2024 (2,600 papers) and its rendered views."""
+    from view_graphs import synthetic_graph
+
+    from kg.export import render_views
+
+    g = synthetic_graph(2600, 9000, per_paper=14)
+    return g, render_views(g)
+
+
 @pytest.fixture
 def shared_data() -> Path:
     """``../shared/data`` when it exists; the test is skipped otherwise."""
@@ -95,6 +106,7 @@ class Build:
         self.built = built
         self.kg = built.kg
         self.rdf = built.rdf
+        self.graph = built.graph
         self.out = out
 
 

@@ -146,6 +146,85 @@ def test_query_errors_are_clear(tmp_path):
     assert code == 1 and "SPARQL syntax error" in err and "Traceback" not in err
 
 
+def _view(out_dir: Path, *argv: str, browser: Path | None = None):
+    """``kg view`` in its own process, with $BROWSER a script that records what it opens.
+
+    The standard library's webbrowser module reads $BROWSER once per process, so a
+    fresh process gets exactly the browser the test sets up (and never a real one).
+    """
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    if browser is not None:
+        env["BROWSER"] = f"{sys.executable} {browser} %s"
+    else:
+        env.pop("BROWSER", None)
+    return subprocess.run(
+        [sys.executable, "-m", "kg.cli", "view", *argv, "--out", str(out_dir)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=300,
+    )
+
+
+@pytest.fixture
+def recorder(tmp_path) -> tuple[Path, Path]:
+    """A stand-in browser: a script that appends the URL it is given to a file."""
+    opened = tmp_path / "opened.txt"
+    script = tmp_path / "browser.py"
+    script.write_text(
+        f"import sys\nopen({str(opened)!r}, 'a').write(sys.argv[1] + '\\n')\n",
+        encoding="utf-8",
+    )
+    return script, opened
+
+
+def test_view_regenerates_the_views_and_opens_one(fake_model, inputs, tmp_path, recorder):
+    out_dir = tmp_path / "out"
+    run("build", str(inputs), "--out", str(out_dir))
+    built = snapshot(out_dir)
+    for name in ("index.html", "paper-map.html"):
+        (out_dir / name).unlink()
+    script, opened = recorder
+    done = _view(out_dir, browser=script)
+    assert done.returncode == 0, done.stderr
+    assert snapshot(out_dir) == built  # regenerated from graph.json, byte for byte
+    index = (out_dir / "index.html").resolve()
+    assert done.stdout.strip() == str(index)
+    done = _view(out_dir, "concept-map", browser=script)
+    assert done.returncode == 0, done.stderr
+    assert opened.read_text().split() == [
+        index.as_uri(),
+        (out_dir / "concept-map.html").resolve().as_uri(),
+    ]
+
+
+def test_view_without_a_browser_prints_the_page(fake_model, inputs, tmp_path, recorder):
+    out_dir = tmp_path / "out"
+    run("build", str(inputs), "--out", str(out_dir))
+    done = _view(out_dir, "paper-concept", "--no-open", browser=recorder[0])
+    assert done.returncode == 0 and not recorder[1].exists()
+    assert done.stdout.strip() == str((out_dir / "paper-concept.html").resolve())
+
+
+def test_view_errors_are_one_line(tmp_path):
+    code, out, err = run("view", "--out", str(tmp_path / "nothing"), "--no-open")
+    assert code == 1 and out == ""
+    assert err.strip() == (
+        f"kg: error: {tmp_path / 'nothing' / 'graph.json'} not found; "
+        "run kg build first (or pass --out DIR)"
+    )
+    (tmp_path / "graph.json").write_text('{"nodes": [\n  oops', encoding="utf-8")
+    code, _, err = run("view", "--out", str(tmp_path), "--no-open")
+    assert code == 1 and "graph.json:2: not valid JSON" in err and "Traceback" not in err
+    code, _, err = run("view", "nonsense", "--out", str(tmp_path))
+    assert code == 2 and "nonsense" in err
+
+
 def test_every_command_is_in_the_readme():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for name in cli.commands:

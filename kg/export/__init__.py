@@ -1,15 +1,22 @@
-"""The built graph -> files: Turtle, N-Triples, JSON-LD, GraphML, node-link JSON, HTML.
+"""The built graph -> files: Turtle, N-Triples, JSON-LD, GraphML, node-link JSON, the HTML views.
 
-Each ``*_text`` function (and :func:`render_html`) returns a file's content;
+Each ``*_text`` function (and :func:`render_views`) returns file contents;
 :func:`output_dir` checks and locks the output directory before a build
 starts, and its :meth:`~kg.export.atomic.Output.write` swaps in the new files
 in one step. :data:`SIZE_WARNINGS` says when a file is big enough to warn about.
 """
 
 from kg.export.atomic import Content, Output, exchange_supported, output_dir, write_files
-from kg.export.html import render_html
-from kg.export.serialize import graphml_text, json_text, jsonld_text, ntriples_text, turtle_text
+from kg.export.serialize import (
+    graph_from_json,
+    graphml_text,
+    json_text,
+    jsonld_text,
+    ntriples_text,
+    turtle_text,
+)
 from kg.export.sizes import SIZE_WARNINGS, size_warnings
+from kg.export.views import VIEW_FILES, render_views
 
 __all__ = [
     "turtle_text",
@@ -17,7 +24,9 @@ __all__ = [
     "jsonld_text",
     "graphml_text",
     "json_text",
-    "render_html",
+    "graph_from_json",
+    "render_views",
+    "VIEW_FILES",
     "write_files",
     "Content",
     "output_dir",

@@ -20,9 +20,17 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.plugins.serializers.turtle import TurtleSerializer
 from rdflib.term import Node
 
+from kg.errors import KGError
 from kg.text import printable
 
-__all__ = ["turtle_text", "ntriples_text", "jsonld_text", "graphml_text", "json_text"]
+__all__ = [
+    "turtle_text",
+    "ntriples_text",
+    "jsonld_text",
+    "graphml_text",
+    "json_text",
+    "graph_from_json",
+]
 
 
 class _Turtle(TurtleSerializer):
@@ -152,3 +160,26 @@ def json_text(G: nx.Graph) -> str:
     H.add_edges_from(sorted((min(u, v), max(u, v), d) for u, v, d in G.edges(data=True)))
     data = nx.node_link_data(H, edges="edges")
     return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+
+
+def graph_from_json(text: str, source: str = "graph.json") -> nx.Graph:
+    """The graph :func:`json_text` wrote, read back (``kg view`` regenerates the views from it).
+
+    Raises:
+        KGError: ``text`` is not node-link JSON of a kg graph.
+    """
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise KGError(
+            f"{source}:{exc.lineno}: not valid JSON ({exc.msg}); rebuild it with kg build"
+        ) from exc
+    if not isinstance(data, dict) or not {"nodes", "edges"} <= data.keys():
+        raise KGError(
+            f"{source}: not a kg graph (node-link JSON with 'nodes' and 'edges'); "
+            "rebuild it with kg build"
+        )
+    try:
+        return nx.node_link_graph(data, edges="edges")
+    except (KeyError, TypeError, nx.NetworkXError) as exc:
+        raise KGError(f"{source}: not a kg graph ({exc}); rebuild it with kg build") from exc

@@ -1,0 +1,334 @@
+"""The HTML views as text: self-contained, escaped, deterministic, and bounded on large inputs.
+
+tests/test_views_browser.py drives the same pages in Chromium.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from itertools import combinations
+from pathlib import Path
+
+import networkx as nx
+import pytest
+from view_graphs import PAYLOAD, SCRIPT, hostile_graph, small_graph, synthetic_graph
+
+from kg.errors import KGError
+from kg.export import graph_from_json, json_text, render_views
+from kg.export.views.bounds import MAX_CONCEPTS, MAX_EDGES, VISIBLE_EDGES, weight_steps
+from kg.export.views.concept_map import LINKS_PER_CONCEPT
+from kg.export.views.corpus import read_corpus
+from kg.export.views.panel import NEAREST
+from kg.export.views.paper_concept import MAX_GRAPH_CONCEPTS
+from kg.export.views.paper_map import SHARES_PER_PAPER
+
+VIEWS = ("paper-map.html", "concept-map.html", "paper-concept.html")
+ASSETS = Path(__file__).parents[1] / "kg" / "export" / "assets"
+
+
+def blocks(page: str) -> dict[str, object]:
+    """The JSON data blocks a view page hands to its script."""
+    found = dict(
+        re.findall(r'<script type="application/json" id="kg-(\w+)">(.*?)</script>', page, re.S)
+    )
+    assert set(found) == {"nodes", "edges", "settings", "panel"}, sorted(found)
+    return {k: json.loads(v) for k, v in found.items()}
+
+
+@pytest.fixture(scope="module")
+def small():
+    return render_views(small_graph())
+
+
+@pytest.fixture(scope="module")
+def big(large_views):
+    """Large enough that every view has to leave things out."""
+    return large_views
+
+
+# --- self-contained and safe -----------------------------------------------------------------
+
+
+def test_pages_fetch_nothing_from_outside(small):
+    for name, page in small.items():
+        remote = re.findall(r"""(?:src|href|action)\s*=\s*["']?\s*(?:https?:)?//""", page, re.I)
+        css = re.findall(r"""(?:@import\s*["']?|url\(\s*["']?)\s*(?:https?:)?//""", page, re.I)
+        assert remote == [] and css == [], name
+        assert not re.search(r"<(?:link|iframe|img|object|embed)\b|<script[^>]*\bsrc=", page, re.I)
+    for name in VIEWS:
+        assert "vis.Network" in small[name] and "new vis.DataView" in small[name]
+
+
+def test_index_links_every_view(small):
+    index = small["index.html"]
+    for name in VIEWS:
+        assert f'href="{name}"' in index
+    for name in VIEWS:  # and every view links the others and the index
+        assert 'href="index.html"' in small[name]
+        assert all(f'href="{other}"' in small[name] for other in VIEWS if other != name)
+
+
+def test_user_text_is_escaped_everywhere():
+    heading = f"Heading {PAYLOAD}"
+    pages = render_views(hostile_graph(), heading)
+    escaped = heading.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    escaped = escaped.replace('"', "&#34;").replace("'", "&#39;")
+    for name, page in pages.items():
+        assert SCRIPT not in page and "<img" not in page and '<a href="javascript' not in page
+        assert "</script><script>window" not in page, name
+        tags = re.findall(r"^<script\b[^>]*>", page, re.M)  # kg's own tags start a line
+        assert len(tags) == (0 if name == "index.html" else 7), name
+        assert len(re.findall(r"<script\b", page)) == len(tags) + (name != "index.html")
+        assert f"<title>{escaped}" in page and f"<h1>{escaped}</h1>" in page, name
+    data = blocks(pages["paper-map.html"])
+    paper = data["panel"]["papers"]["paper:x"]
+    assert paper["label"] == f"evil {PAYLOAD}" and paper["abstract"] == f"abstract {PAYLOAD}"
+    assert any(PAYLOAD in e.get("why", "") for e in data["edges"])  # intact once decoded
+
+
+def test_template_syntax_in_input_stays_text():
+    pages = render_views(hostile_graph(), "{{ 7*7 }}")
+    assert "<h1>{{ 7*7 }}</h1>" in pages["paper-map.html"]
+    assert "<h1>49</h1>" not in pages["paper-map.html"]
+
+
+def test_view_script_never_uses_html_sinks():
+    js = (ASSETS / "view.js").read_text(encoding="utf-8")
+    sinks = r"innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function"
+    assert not re.search(sinks, js) and not re.search(r"setAttribute\(\s*[\"']on", js)
+
+
+def test_nodes_carry_no_vis_titles(small):
+    """pyvis switches tooltips to raw HTML when a title contains "href"; kg's have none."""
+    for name in VIEWS:
+        data = blocks(small[name])
+        assert all("title" not in n and "label" not in n for n in data["nodes"])
+        assert all("title" not in e for e in data["edges"])
+
+
+# --- determinism and round trips ---------------------------------------------------------------
+
+
+def test_same_graph_same_bytes():
+    g = small_graph()
+    shuffled = nx.Graph()
+    shuffled.add_nodes_from(reversed(list(g.nodes(data=True))))
+    shuffled.add_edges_from(reversed(list(g.edges(data=True))))
+    assert render_views(g) == render_views(g) == render_views(shuffled)
+
+
+def test_views_from_saved_graph_json_are_identical():
+    g = synthetic_graph(60, 120)
+    again = graph_from_json(json_text(g))
+    assert render_views(again) == render_views(g)
+
+
+def test_bad_graph_json_is_a_clear_error():
+    with pytest.raises(KGError, match=r"out/graph.json:1: not valid JSON"):
+        graph_from_json("{nope", "out/graph.json")
+    with pytest.raises(KGError, match="not a kg graph"):
+        graph_from_json("[1, 2]", "out/graph.json")
+
+
+def test_unknown_node_type_is_rejected():
+    g = small_graph()
+    g.add_node("author:x", type="author", label="X")
+    with pytest.raises(KGError, match="author:x"):
+        render_views(g)
+
+
+def test_heading_defaults_to_papers_and_venues(small):
+    assert "<h1>kg: 3 ICML 2021, NeurIPS 2020 papers</h1>" in small["paper-map.html"]
+
+
+# --- what each view draws --------------------------------------------------------------------
+
+
+def test_paper_map_draws_papers_and_their_shared_concepts(small):
+    g = small_graph()
+    data = blocks(small["paper-map.html"])
+    assert sorted(n["id"] for n in data["nodes"]) == sorted(n for n in g if n.startswith("paper:"))
+    assert {n["shape"] for n in data["nodes"]} == {"dot"}
+    shares = {(u, v) for u, v, d in g.edges(data=True) if d["type"] == "shares"}
+    assert {tuple(sorted((e["from"], e["to"]))) for e in data["edges"]} == {
+        tuple(sorted(s)) for s in shares
+    }
+    for e in data["edges"]:
+        d = g[e["from"]][e["to"]]
+        assert e["w"] == d["weight"] and e["why"] == d["explanation"] and e["n"] == len(d["shared"])
+
+
+def test_edge_width_follows_weight():
+    g = synthetic_graph(80, 150)
+    for i, (_, _, d) in enumerate(e for e in g.edges(data=True) if e[2]["type"] == "shares"):
+        d["weight"] = round(0.3 + (i * 7919 % 1000) / 97, 4)  # any scale, many distinct values
+    data = blocks(render_views(g)["paper-map.html"])
+    pairs = sorted((e["w"], e["width"]) for e in data["edges"])
+    assert len({w for w, _ in pairs}) > 20
+    assert all(a[1] <= b[1] for a, b in zip(pairs, pairs[1:], strict=False))
+    assert pairs[0][1] < pairs[-1][1]
+
+
+def test_sizes_follow_degree(small):
+    data = blocks(small["paper-concept.html"])
+    size = {n["id"]: n["size"] for n in data["nodes"]}
+    assert size["concept:sgd"] > size["concept:adam"]  # two papers against one
+    assert size["concept:opt"] > size["concept:ml"]
+
+
+def test_node_colour_and_shape_follow_type(small):
+    data = blocks(small["paper-concept.html"])
+    style = {n["kind"]: (n["color"], n["shape"]) for n in data["nodes"]}
+    assert set(style) == {"paper", "method", "problem", "field"}
+    assert len({c for c, _ in style.values()}) == 4 and len({s for _, s in style.values()}) == 4
+
+
+def test_concept_map_joins_concepts_by_papers_sharing_them():
+    g = synthetic_graph(50, 60)
+    data = blocks(render_views(g)["concept-map.html"])
+    papers = {
+        c: {p for p in g[c] if g[p][c]["type"] == "mentions"} for c in g if c[:8] == "concept:"
+    }
+    cooccurs = [e for e in data["edges"] if e["kind"] == "cooccurs"]
+    assert cooccurs
+    for e in cooccurs:
+        assert e["w"] == len(papers[e["from"]] & papers[e["to"]]) > 0
+    broader = {(e["from"], e["to"]) for e in data["edges"] if e["kind"] == "broader"}
+    drawn = {c for c in papers if papers[c]}
+    drawn |= {b for c in drawn for b in g.nodes[c]["broader"]}  # two levels here
+    assert {n["id"] for n in data["nodes"]} == drawn
+    expected = {(c, b) for c in drawn for b in g.nodes[c]["broader"]}
+    assert broader == expected and broader
+
+
+def test_paper_concept_graph_draws_everything_of_a_small_input(small):
+    g = small_graph()
+    data = blocks(small["paper-concept.html"])
+    assert sorted(n["id"] for n in data["nodes"]) == sorted(g)
+    mentions = {(e["from"], e["to"]) for e in data["edges"] if e["kind"] == "mentions"}
+    assert len(mentions) == sum(d["type"] == "mentions" for *_, d in g.edges(data=True))
+    assert data["settings"]["bounds"] == []
+
+
+def test_panel_has_abstract_evidence_and_nearest_papers(small):
+    g = small_graph()
+    panel = blocks(small["paper-map.html"])["panel"]
+    a = panel["papers"]["paper:a"]
+    assert (
+        a["title"] == "Adam revisited: a study"
+        and a["abstract"] == "Adam revisited studies things."
+    )
+    assert [c[0] for c in a["concepts"]] == ["concept:adam", "concept:sgd", "concept:opt"]
+    adam = a["concepts"][0]
+    assert adam[1] == "proposes" and a["sentences"][adam[3]] == "Adam revisited relies on Adam."
+    assert a["fields"] == ["concept:ml", "concept:opt"]  # the broader field included
+    near = [n[0] for n in a["near"]]
+    assert (
+        near
+        == sorted(
+            (b for b in g["paper:a"] if g["paper:a"][b]["type"] == "shares"),
+            key=lambda b: -g["paper:a"][b]["weight"],
+        )[:NEAREST]
+    )
+    sgd = panel["concepts"]["concept:sgd"]
+    assert sgd["alt"] == ["stochastic gradient descent"] and sgd["papers"] == ["paper:a", "paper:b"]
+    assert sgd["narrower"] == ["concept:adam"] and panel["concepts"]["concept:adam"]["broader"] == [
+        "concept:sgd"
+    ]
+    assert [f[0] for f in panel["fields"]] == ["concept:ml", "concept:opt"]  # area, then topic
+    assert [f[1] for f in panel["fields"]] == [0, 1]
+
+
+def test_labels_are_human_names_never_iris():
+    g = small_graph()
+    del g.nodes["concept:noise"]["label"]
+    g.nodes["concept:noise"]["iri"] = "https://w3id.org/kg/concept/noise"
+    panel = blocks(render_views(g)["concept-map.html"])["panel"]
+    labels = [x["label"] for x in (*panel["papers"].values(), *panel["concepts"].values())]
+    assert "noise" in labels and not any(":" in x[:6] or "//" in x for x in labels)
+
+
+# --- bounded on large inputs -----------------------------------------------------------------
+
+
+def test_weight_steps_start_at_most_the_visible_budget():
+    weights = [i / 10 for i in range(20000)]
+    steps, start = weight_steps(weights)
+    assert len(steps) <= 60 and steps == sorted(steps)
+    assert sum(w >= steps[start] for w in weights) <= VISIBLE_EDGES
+    assert start == 0 or sum(w >= steps[start - 1] for w in weights) > VISIBLE_EDGES
+
+
+def test_large_views_stay_within_budgets_and_say_what_they_hide(big):
+    g, pages = big
+    corpus = read_corpus(g)
+    for name in VIEWS:
+        data = blocks(pages[name])
+        assert len(data["edges"]) <= MAX_EDGES + len(corpus.concepts), name
+        steps = data["settings"]["weight"]
+        weighted = [e["w"] for e in data["edges"] if "w" in e]
+        assert sum(w >= steps["steps"][steps["start"]] for w in weighted) <= VISIBLE_EDGES
+        # the panel still knows every paper and concept
+        assert len(data["panel"]["papers"]) == len(corpus.papers)
+        assert len(data["panel"]["concepts"]) == len(corpus.concepts)
+
+    concepts = blocks(pages["concept-map.html"])
+    drawn = {n["id"] for n in concepts["nodes"]}
+    count = {c: len(corpus.papers_of[c]) for c in corpus.concepts}
+    said = " ".join(concepts["settings"]["bounds"])
+    found = re.search(r"draws the ([\d,]+) concepts found in at least (\d+) papers", said)
+    assert found, said
+    least = int(found.group(2))
+    top = {c for c in count if count[c] >= least}
+    assert len(top) == int(found.group(1).replace(",", "")) <= MAX_CONCEPTS
+    assert sum(1 for c in count if count[c]) > MAX_CONCEPTS  # so the map had to choose
+    assert top <= drawn  # the most-mentioned concepts, and the others only as broader ones
+    broader = {b for c in drawn for b in corpus.broader[c]}
+    assert drawn - top <= broader
+
+    graph = blocks(pages["paper-concept.html"])
+    kinds = Counter(n["kind"] for n in graph["nodes"])
+    assert sum(kinds[k] for k in ("method", "problem", "field")) <= MAX_GRAPH_CONCEPTS
+    mentions = [e for e in graph["edges"] if e["kind"] == "mentions"]
+    assert len(mentions) <= VISIBLE_EDGES
+    said = " ".join(graph["settings"]["bounds"])
+    assert f"({len(mentions):,} of" in said and "panel lists all of them" in said
+
+    papers = blocks(pages["paper-map.html"])
+    drawn_shares = {(e["from"], e["to"]) for e in papers["edges"]}
+    assert len(drawn_shares) < len(corpus.shares)
+    for p in corpus.papers:  # every linked paper keeps its strongest link
+        if corpus.neighbours[p]:
+            best = corpus.neighbours[p][0][0]
+            assert (min(p, best), max(p, best)) in drawn_shares, p
+    said = " ".join(papers["settings"]["bounds"])
+    assert f"Each paper keeps its {SHARES_PER_PAPER} strongest" in said
+    assert f"{len(drawn_shares):,} of {len(corpus.shares):,} links" in said
+    for line in concepts["settings"]["bounds"] + graph["settings"]["bounds"]:
+        assert line.replace("–", "–") in pages["index.html"]  # the index says it too
+
+
+def test_concepts_keep_their_strongest_links(big):
+    g, pages = big
+    data = blocks(pages["concept-map.html"])
+    ends = Counter(
+        x for e in data["edges"] if e["kind"] == "cooccurs" for x in (e["from"], e["to"])
+    )
+    # each drawn concept keeps up to LINKS_PER_CONCEPT of its own; others may add theirs
+    assert ends and min(ends.values()) >= 1
+    assert sum(ends.values()) <= 2 * LINKS_PER_CONCEPT * len(ends)
+
+
+def test_cooccurrence_is_symmetric_and_counts_papers():
+    g = synthetic_graph(30, 40)
+    corpus = read_corpus(g)
+    pages = render_views(g)
+    data = blocks(pages["concept-map.html"])
+    for e in data["edges"]:
+        if e["kind"] == "cooccurs":
+            both = set(corpus.papers_of[e["from"]]) & set(corpus.papers_of[e["to"]])
+            assert e["w"] == len(both)
+            assert e["from"] < e["to"]
+    assert not any(a == b for a, b in combinations([e["id"] for e in data["edges"]], 2))

@@ -1,0 +1,515 @@
+"""The views in real headless Chromium (Debian's, through Playwright), with the network blocked.
+
+The seed views are those of the real build of seeds/ (KeyBERT + MiniLM, built
+once per session); the hostile graph puts markup in every text a page shows
+and every node and edge is hovered and clicked.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from view_graphs import PAYLOAD, hostile_graph
+
+from kg.export import render_views
+from kg.export.views.bounds import VISIBLE_EDGES
+from kg.export.views.corpus import read_corpus
+from kg.export.views.panel import NEAREST
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+VIEWS = ("paper-map.html", "concept-map.html", "paper-concept.html")
+pytestmark = pytest.mark.browser
+
+
+def _unavailable(reason: str):
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason}; CI must run the browser tests")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists() or not shutil.which(CHROMIUM):
+        _unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("playwright is not installed (pip install -e '.[test]')")
+    with sync_playwright() as p:
+        # headless=True adds --headless; Playwright gives every launch a new, empty profile.
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield b
+        b.close()
+
+
+class Opened:
+    """A page loaded from disk; every request, console error and page error is recorded."""
+
+    def __init__(self, browser, path: Path):
+        self.url = path.resolve().as_uri()
+        self.requests: list[str] = []
+        self.blocked: list[str] = []
+        self.errors: list[str] = []
+        self.context = browser.new_context(viewport={"width": 1400, "height": 900})
+        self.page = self.context.new_page()
+        self.page.route("**/*", self._route)
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.goto(self.url)
+        if path.name != "index.html":
+            self.page.wait_for_function("window.kgReady === true", timeout=60_000)
+
+    def _route(self, route):
+        if route.request.url.startswith("file:"):
+            route.continue_()
+        else:
+            self.blocked.append(route.request.url)
+            route.abort()
+
+    def clean(self) -> None:
+        """Nothing but the page itself was requested, and nothing went wrong."""
+        assert self.errors == []
+        assert self.blocked == [] and set(self.requests) == {self.url}, self.requests
+
+    def js(self, script: str, arg=None):
+        return self.page.evaluate(script, arg)
+
+    def point(self, node: str) -> tuple[float, float]:
+        """Page coordinates of a node's centre."""
+        xy = self.js("id => network.canvasToDOM(network.getPositions([id])[id])", node)
+        box = self.page.locator("#mynetwork").bounding_box()
+        return box["x"] + xy["x"], box["y"] + xy["y"]
+
+    def clickable(self, node: str) -> tuple[float, float] | None:
+        """The node's centre if a click there reaches it (on screen, on top, not under a note)."""
+        x, y = self.point(node)
+        box = self.page.locator("#mynetwork").bounding_box()
+        inside = box["x"] < x < box["x"] + box["width"] and box["y"] < y < box["y"] + box["height"]
+        if not inside:
+            return None
+        on_canvas = self.js(
+            "p => document.elementFromPoint(p[0], p[1])?.tagName === 'CANVAS'", [x, y]
+        )
+        at = self.js("p => network.getNodeAt(p) ?? null", {"x": x - box["x"], "y": y - box["y"]})
+        return (x, y) if on_canvas and at == node else None
+
+    def edge_point(self, edge: dict) -> tuple[float, float] | None:
+        """Page coordinates of an edge's midpoint if hovering there reaches that edge."""
+        (ax, ay), (bx, by) = self.point(edge["from"]), self.point(edge["to"])
+        box = self.page.locator("#mynetwork").bounding_box()
+        rel = {"x": (ax + bx) / 2 - box["x"], "y": (ay + by) / 2 - box["y"]}
+        if self.js("p => network.getNodeAt(p) ?? null", rel) is not None:
+            return None
+        if self.js("p => network.getEdgeAt(p) ?? null", rel) != edge["id"]:
+            return None
+        return rel["x"] + box["x"], rel["y"] + box["y"]
+
+    def panel(self) -> str:
+        return self.page.locator("#kg-detail").inner_text()
+
+    def shown(self) -> list[str]:
+        return sorted(self.js("kgView.visibleNodes()"))
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def open_view(browser, path: Path) -> Opened:
+    return Opened(browser, path)
+
+
+@pytest.fixture(scope="session")
+def seed_views(seed_build, tmp_path_factory):
+    """The seed build's pages on disk, and the indexes the checks compare against."""
+    out = tmp_path_factory.mktemp("seed-views")
+    for name, html in render_views(seed_build.graph).items():
+        (out / name).write_text(html, encoding="utf-8")
+    return out, read_corpus(seed_build.graph)
+
+
+def expected_nodes(view: str, corpus) -> set[str]:
+    """What each view draws of an input as small as the seeds: everything it is about."""
+    with_papers = {c for c in corpus.concepts if corpus.papers_of[c]}
+    if view == "paper-map.html":
+        return set(corpus.papers)
+    if view == "concept-map.html":  # with their broader concepts, all the way up
+        drawn, stack = set(with_papers), list(with_papers)
+        while stack:
+            up = set(corpus.broader[stack.pop()]) - drawn
+            drawn |= up
+            stack += up
+        return drawn
+    return set(corpus.papers) | with_papers
+
+
+def lora(corpus) -> str:
+    found = [c for c in corpus.concepts if corpus.label(c) == "LoRA"]
+    assert found, "the seed build has no concept labelled LoRA"
+    return found[0]
+
+
+# --- the seed views --------------------------------------------------------------------------
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("view", VIEWS)
+def test_seed_view_opens_offline_with_every_node(browser, seed_views, view):
+    out, corpus = seed_views
+    v = open_view(browser, out / view)
+    expected = expected_nodes(view, corpus)
+    assert v.js("network.body.data.nodes.length") == len(expected)
+    assert set(v.shown()) == expected
+    assert v.js("network.physics.options.enabled") is False
+    count = v.page.locator("#kg-count").inner_text()
+    assert (
+        count.startswith("Showing ")
+        and f"{len(corpus.papers)} papers" in count
+        or (view == "concept-map.html")
+    )
+    v.clean()
+    v.close()
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("view", VIEWS)
+def test_search_suggests_lora_after_two_letters_and_focuses_it(browser, seed_views, view):
+    out, corpus = seed_views
+    target = lora(corpus)
+    v = open_view(browser, out / view)
+    v.page.locator("#kg-search").press_sequentially("Lo", delay=30)
+    options = v.page.locator("#kg-suggest .kg-option")
+    options.first.wait_for(state="visible")
+    labels = [t.strip() for t in v.page.locator("#kg-suggest .kg-option-label").all_inner_texts()]
+    assert "LoRA" in labels, labels
+    exact = v.page.locator(".kg-option-label", has_text=re.compile(r"^LoRA$"))
+    v.page.locator("#kg-suggest .kg-option").filter(has=exact).click()
+    v.page.wait_for_timeout(700)  # the focus animation
+    assert v.page.locator("#kg-detail").get_attribute("data-node") == target
+    assert v.page.locator("#kg-detail h2").inner_text() == "LoRA"
+    selected = sorted(v.js("network.getSelectedNodes()"))
+    if view == "paper-map.html":  # no concept nodes: its papers are chosen and highlighted
+        assert selected == sorted(corpus.papers_of[target])
+        assert sorted(v.js("kgView.highlighted()")) == selected
+        focus_on = selected
+    else:
+        assert selected == [target] and v.js("kgView.focused()") == target
+        neighbours = set(v.js("id => network.getConnectedNodes(id)", target))
+        assert set(v.js("kgView.highlighted()")) == neighbours | {target}
+        assert set(corpus.papers_of[target]) <= neighbours or view != "paper-concept.html"
+        focus_on = [target]
+    box = v.page.locator("#mynetwork").bounding_box()
+    for node in focus_on:  # focused: on screen
+        x, y = v.point(node)
+        assert (
+            box["x"] <= x <= box["x"] + box["width"] and box["y"] <= y <= box["y"] + box["height"]
+        )
+    assert target in [x["id"] for x in v.js("kgView.labels()")] or view == "paper-map.html"
+    v.clean()
+    v.close()
+
+
+def _nearest(corpus, paper: str) -> list[str]:
+    return [corpus.label(q) for q, _ in corpus.neighbours[paper][:NEAREST]]
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("view", VIEWS)
+def test_clicking_a_paper_shows_its_abstract_and_nearest_papers(browser, seed_views, view):
+    out, corpus = seed_views
+    v = open_view(browser, out / view)
+    if view == "concept-map.html":  # papers are not nodes here: through a concept's panel
+        concept = max(corpus.concepts, key=lambda c: (len(corpus.papers_of[c]), c))
+        xy = v.clickable(concept)
+        assert xy, concept
+        v.page.mouse.click(*xy)
+        assert v.page.locator("#kg-detail").get_attribute("data-node") == concept
+        papers = v.page.locator("#kg-detail a.kg-link[data-node^='paper:']")
+        assert papers.count() == len(corpus.papers_of[concept])
+        paper = papers.first.get_attribute("data-node")
+        papers.first.click()
+    else:
+        paper, xy = next(
+            (p, xy)
+            for p in sorted(corpus.papers, key=lambda p: -len(corpus.neighbours[p]))
+            if (xy := v.clickable(p))
+        )
+        v.page.mouse.click(*xy)
+    assert v.page.locator("#kg-detail").get_attribute("data-node") == paper
+    text = v.panel()
+    d = corpus.attrs[paper]
+    assert d["title"] in text and " ".join(d["abstract"].split()) in " ".join(text.split())
+    near = v.page.locator("#kg-detail li.kg-near > a.kg-link")
+    assert near.all_inner_texts() == _nearest(corpus, paper) != []
+    for concept in list(corpus.mentions[paper])[:3]:  # concepts with their evidence
+        evidence = corpus.mentions[paper][concept]["evidence"]
+        assert corpus.label(concept) in text and evidence in text
+    other = near.first.get_attribute("data-node")
+    near.first.click()  # each nearest paper is clickable
+    assert v.page.locator("#kg-detail").get_attribute("data-node") == other
+    if view != "concept-map.html":
+        assert v.js("network.getSelectedNodes()") == [other]
+    v.clean()
+    v.close()
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("view", VIEWS)
+def test_field_filter_hides_other_fields_papers(browser, seed_views, view):
+    out, corpus = seed_views
+    v = open_view(browser, out / view)
+    in_field = {f: {p for p in corpus.papers if f in corpus.paper_fields[p]} for f in corpus.fields}
+    field = max(
+        (f for f in in_field if 1 < len(in_field[f]) < len(corpus.papers)),
+        key=lambda f: (len(in_field[f]), f),
+    )
+    before = set(v.shown())
+    v.page.select_option("#kg-field", field)
+    shown = set(v.shown())
+    if view == "concept-map.html":  # the concepts the field's papers mention
+        mentioned = {c for p in in_field[field] for c in corpus.mentions[p]}
+        assert shown == before & mentioned and shown < before
+    else:
+        papers = {n for n in shown if n.startswith("paper:")}
+        assert papers == in_field[field]
+        hidden = before - shown
+        assert {p for p in corpus.papers if p not in in_field[field]} <= hidden
+    count = v.page.locator("#kg-count").inner_text()
+    assert "hidden:" in count and f"{len(before) - len(shown)} node" in count
+    edges = v.js("kgView.visibleEdges()")
+    assert all(e["from"] in shown and e["to"] in shown for e in edges)
+    v.page.select_option("#kg-field", "")
+    assert set(v.shown()) == before
+    v.clean()
+    v.close()
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("view", ("paper-map.html", "concept-map.html"))
+def test_weight_control_hides_weaker_links(browser, seed_views, view):
+    out, _ = seed_views
+    v = open_view(browser, out / view)
+    weighted = lambda: [e["w"] for e in v.js("kgView.visibleEdges()") if e["w"] is not None]  # noqa: E731
+    before = weighted()
+    steps = int(v.page.locator("#kg-weight").get_attribute("max"))
+    assert steps > 0 and before
+    v.page.locator("#kg-weight").fill(str(steps))
+    after = weighted()
+    threshold = max(before)
+    assert after and all(w >= threshold - 0.005 for w in after) and len(after) < len(before)
+    assert v.page.locator("#kg-weight-value").inner_text().startswith("≥")
+    v.clean()
+    v.close()
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("view", VIEWS)
+def test_labels_are_readable_do_not_overlap_and_multiply_when_zoomed(browser, seed_views, view):
+    out, corpus = seed_views
+    v = open_view(browser, out / view)
+    labels = v.js("kgView.labels()")
+    assert len(labels) >= 10
+    assert all(x["px"] >= 12 and x["text"] and "://" not in x["text"] for x in labels)
+    _no_overlap(labels + v.js("kgView.groups()"))
+    ranks = v.js("Object.fromEntries(network.body.data.nodes.get().map(n => [n.id, n.rank]))")
+    top = max(ranks, key=lambda n: (ranks[n], n))
+    assert top in {x["id"] for x in labels}, "the most important node is not labelled"
+    texts = {x["id"]: x["text"] for x in labels}
+    for node, text in texts.items():
+        assert text.rstrip("…") in corpus.label(node)
+    # zoom into the most important node without a label: its label appears, no overlaps
+    hidden = max((n for n in ranks if n not in texts), key=lambda n: (ranks[n], n))
+    v.js(
+        "id => network.moveTo({position: network.getPositions([id])[id], "
+        "scale: kgView.fitScale() * 6})",
+        hidden,
+    )
+    v.page.wait_for_timeout(200)
+    zoomed = v.js("kgView.labels()")
+    assert hidden in {x["id"] for x in zoomed}
+    assert len({x["id"] for x in zoomed} - set(texts)) > 1  # more labels than at first
+    _no_overlap(zoomed)
+    v.clean()
+    v.close()
+
+
+def _no_overlap(boxes: list[dict]) -> None:
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            apart = (
+                a["x"] + a["w"] <= b["x"]
+                or b["x"] + b["w"] <= a["x"]
+                or a["y"] + a["h"] <= b["y"]
+                or b["y"] + b["h"] <= a["y"]
+            )
+            assert apart, (a, b)
+
+
+@pytest.mark.model
+def test_hovering_shows_summaries_of_nodes_and_shared_concepts(browser, seed_views):
+    out, corpus = seed_views
+    v = open_view(browser, out / "paper-map.html")
+    paper, xy = next((p, xy) for p in corpus.papers if (xy := v.clickable(p)))
+    v.page.mouse.move(*xy)
+    tip = v.page.locator("#kg-tip")
+    tip.wait_for(state="visible")
+    assert corpus.attrs[paper]["title"] in tip.inner_text()
+    v.page.mouse.move(5, 5)
+    tip.wait_for(state="hidden")
+    # an edge: hover its midpoint where no node is
+    e, mid = next((e, xy) for e in v.js("kgView.visibleEdges()") if (xy := v.edge_point(e)))
+    v.page.mouse.move(*mid)
+    tip.wait_for(state="visible")
+    text = tip.inner_text()
+    d = corpus.shares[min(e["from"], e["to"]), max(e["from"], e["to"])]
+    assert corpus.label(e["from"]) in text and corpus.label(e["to"]) in text
+    for shared in d["shared"]:
+        assert shared in text
+    v.clean()
+    v.close()
+
+
+@pytest.mark.model
+def test_index_links_all_three_views(browser, seed_views):
+    out, _ = seed_views
+    v = open_view(browser, out / "index.html")
+    hrefs = v.page.locator("a.card").evaluate_all("as => as.map(a => a.getAttribute('href'))")
+    assert hrefs == list(VIEWS)
+    v.page.locator("a.card").first.click()
+    v.page.wait_for_function("window.kgReady === true")
+    assert v.page.url.endswith("/paper-map.html")
+    assert v.errors == [] and v.blocked == []
+    v.close()
+
+
+# --- hostile input ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def hostile_pages(tmp_path_factory):
+    out = tmp_path_factory.mktemp("hostile")
+    heading = f"Heading {PAYLOAD}"
+    for name, html in render_views(hostile_graph(), heading).items():
+        (out / name).write_text(html, encoding="utf-8")
+    return out, heading
+
+
+@pytest.mark.parametrize("view", (*VIEWS, "index.html"))
+def test_hostile_text_is_shown_and_never_runs(browser, hostile_pages, view):
+    out, heading = hostile_pages
+    v = open_view(browser, out / view)
+    page = v.page
+    title = {"index.html": heading}.get(view)
+    if view != "index.html":
+        title = page.title()
+        assert title.startswith(heading + " · ")
+        assert page.locator("h1").inner_text() == heading
+    assert page.title() == title
+
+    def untouched() -> None:
+        assert page.evaluate("window.__pwned") is None
+        assert page.title() == title
+        assert page.locator("img, iframe, object, embed").count() == 0
+        assert page.locator("a[href^='javascript']").count() == 0
+        assert page.locator("script").count() == (0 if view == "index.html" else 7)
+
+    untouched()
+    if view == "index.html":
+        v.clean()
+        v.close()
+        return
+    tip = page.locator("#kg-tip")
+    nodes = v.js("network.body.data.nodes.getIds()")
+    assert len(nodes) >= 3
+    for node in nodes:
+        v.js("() => network.moveTo({position: {x: 0, y: 0}, scale: kgView.fitScale()})")
+        xy = v.clickable(node)
+        assert xy, node
+        page.mouse.move(*xy)
+        tip.wait_for(state="visible")
+        assert tip.locator("*:not(div)").count() == 0  # only kg's own text lines
+        assert "{{ 7*7 }}" in tip.inner_text() or node == "paper:z"
+        page.mouse.click(*xy)
+        assert page.locator("#kg-detail").get_attribute("data-node") == node
+        assert page.locator("#kg-detail img, #kg-detail script, #kg-detail iframe").count() == 0
+        page.mouse.move(3, 3)
+        untouched()
+    page.locator("#kg-detail a.kg-link").first.click()  # links in the panel are kg's
+    hrefs = page.locator("#kg-detail a").evaluate_all("as => as.map(a => a.getAttribute('href'))")
+    assert set(hrefs) == {"#"}
+    text = v.panel()
+    assert PAYLOAD in text  # shown literally
+    page.locator("#kg-search").fill("evil <")
+    page.locator("#kg-suggest .kg-option").first.wait_for(state="visible")
+    assert PAYLOAD in page.locator("#kg-suggest").inner_text()
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    untouched()
+    v.clean()
+    v.close()
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_hostile_edges_show_their_text_as_text(browser, hostile_pages, view):
+    out, _ = hostile_pages
+    v = open_view(browser, out / view)
+    tip = v.page.locator("#kg-tip")
+    hovered = 0
+    for e in v.js("kgView.visibleEdges()"):
+        if xy := v.edge_point(e):
+            v.page.mouse.move(*xy)
+            tip.wait_for(state="visible")
+            assert tip.locator("*:not(div)").count() == 0
+            hovered += 1
+            v.page.mouse.move(3, 3)
+    assert hovered >= 1
+    assert v.page.evaluate("window.__pwned") is None
+    v.clean()
+    v.close()
+
+
+# --- a large input ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def large_pages(large_views, tmp_path_factory):
+    out = tmp_path_factory.mktemp("large")
+    g, pages = large_views
+    for name, html in pages.items():
+        (out / name).write_text(html, encoding="utf-8")
+    return out, read_corpus(g)
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_large_views_open_bounded_and_say_what_they_hide(browser, large_pages, view):
+    out, corpus = large_pages
+    v = open_view(browser, out / view)
+    ready = v.js("window.kgReadyAt")
+    print(f"{view}: ready after {ready:.0f} ms")  # figures for bench/README.md come from bench/
+    shipped = v.js("network.body.data.edges.getDataSet().length")
+    assert v.js("kgView.visibleEdges().length") <= VISIBLE_EDGES < shipped
+    note = v.page.locator("#kg-bounds")
+    assert note.is_visible() and note.inner_text().strip()
+    labels = v.js("kgView.labels()")
+    assert 10 <= len(labels) <= 60
+    _no_overlap(labels + v.js("kgView.groups()"))
+    if view == "paper-map.html":
+        assert len(v.js("kgView.groups()")) >= 3  # named communities at first sight
+    v.page.locator("#kg-search").fill("concept 1")
+    v.page.locator("#kg-suggest .kg-option").first.wait_for(state="visible")
+    v.page.keyboard.press("Enter")
+    assert v.page.locator("#kg-detail").get_attribute("data-node").startswith("concept:")
+    v.clean()
+    v.close()
