@@ -39,6 +39,9 @@ __all__ = ["with_broader", "broader_forms"]
 
 #: A broader concept no paper names is created when this many concepts reach it.
 MIN_REACHED = 2
+#: ... and when its name is longer than this: a two-letter name that no paper
+#: uses on its own ("AI" of "AI debate") is too ambiguous to be a concept.
+MIN_CREATED_CHARS = 2
 
 
 def broader_forms(label: str) -> list[str]:
@@ -165,7 +168,7 @@ def _created(
     for c in own:
         for form, creatable in _closure(c.label):
             v = variant_key(form)
-            if v not in known and creatable:
+            if v not in known and creatable and len(form) > MIN_CREATED_CHARS:
                 reached[v].add(c.key)
                 forms[v][form] += 1
                 kinds[v][c.kind] += 1

@@ -14,7 +14,7 @@ import numpy as np
 
 from kg.extract.candidates import Candidate
 from kg.extract.classify import CLASSES, CandidateClassifier
-from kg.extract.phrases import names_quantity
+from kg.extract.phrases import is_generic, names_quantity
 from kg.lexicon import (
     FIELD_HEADS,
     METHOD_NAME_HEADS,
@@ -189,6 +189,11 @@ def _inside(short: str, long: str) -> bool:
     return f" {short.lower()} " in f" {long.lower()} " and short.lower() != long.lower()
 
 
+def _headless_part(short: str, long: str) -> bool:
+    """A part of a phrase that leaves out its head, so names something else or nothing."""
+    return _inside(short, long) and not f" {long.lower()}".endswith(f" {short.lower()}")
+
+
 def select_mentions(
     scored: list[Scored],
     sentences: Sequence[str],
@@ -287,8 +292,10 @@ def weak_mentions(
         c = s.candidate
         if s.entity < WEAK_FLOOR or s.likeliest is None or c.sentence < 0:
             continue
-        if variant_key(c.text) in taken or names_quantity(c.text):
+        if variant_key(c.text) in taken or names_quantity(c.text) or is_generic(c.text):
             continue
+        if any(_headless_part(c.text, m.text) for m in chosen):
+            continue  # "heavy-tailed gradient" of "heavy-tailed gradient noise"
         taken.add(variant_key(c.text))
         role = Role.ADDRESSES if s.likeliest is Kind.PROBLEM else Role.USES
         out.append(
