@@ -98,6 +98,19 @@ def test_field_mentions_become_field_concepts(taxonomy):
     assert links[0].concept_key == key
 
 
+def test_every_broader_key_is_a_concept(taxonomy):
+    """A topic linked without its area, and a concept placed under a field, bring the fields."""
+    topics = [f for f in taxonomy.fields if f.broader is not None]
+    mentions = {
+        str(i): [m(t.key, Role.IN_FIELD, 0.4), m(f"{t.label} methods")]
+        for i, t in enumerate(topics[:: max(1, len(topics) // 12)])
+    }
+    concepts, _ = canonicalize(mentions, taxonomy)
+    keys = {c.key for c in concepts}
+    assert all(set(c.broader) <= keys for c in concepts)
+    assert {t.broader for t in topics[:: max(1, len(topics) // 12)]} <= keys
+
+
 def test_keys_are_iri_safe_and_stable():
     assert slug("Dual-MTP") == "dual-mtp"
     assert variant_key("Heavy-tailed noise") == variant_key("heavy tailed noises")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 from networkx.utils import UnionFind
@@ -91,7 +91,28 @@ def canonicalize(mentions: Mentions, taxonomy: Taxonomy) -> tuple[list[Concept],
     by_key = {c.key: c for c in concepts.values()}
     links += _field_links(mentions, taxonomy, by_key)
     links.sort(key=lambda link: (link.paper_id, link.concept_key))
-    return with_broader(list(by_key.values()), taxonomy), links
+    return _closed(with_broader(list(by_key.values()), taxonomy), taxonomy), links
+
+
+def _closed(concepts: list[Concept], taxonomy: Taxonomy) -> list[Concept]:
+    """``concepts`` and every field their ``broader`` keys name, so that each key is a concept.
+
+    A topic no paper's field links reach, or the area above a linked topic,
+    is added as a field concept of its own (with no links).
+    """
+    by_key = {c.key: c for c in concepts}
+    fields = {f.key: f for f in taxonomy.fields}
+    wanted = [b for c in concepts for b in c.broader]
+    while wanted:
+        key = wanted.pop()
+        if key in by_key or key not in fields:
+            continue
+        f = fields[key]
+        broader = (f.broader,) if f.broader else ()
+        by_key[key] = Concept(f.key, f.label, Kind.FIELD, f.alt_labels, broader)
+        wanted.extend(broader)
+    out = [replace(c, broader=tuple(b for b in c.broader if b in by_key)) for c in by_key.values()]
+    return sorted(out, key=lambda c: c.key)
 
 
 def _meanings(mentions: Mentions) -> dict[str, set[str]]:
