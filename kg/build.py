@@ -6,7 +6,9 @@ with progress on stderr and a summary.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,7 +17,16 @@ from rdflib import Graph
 
 from kg import export
 from kg.concepts import canonicalize
-from kg.extract import Embedder, Extractor, Settings, load_model
+from kg.extract import (
+    CacheStats,
+    Embedder,
+    ExtractionCache,
+    Extractor,
+    Settings,
+    extract_cached,
+    extraction_key,
+    load_model,
+)
 from kg.graph import knowledge_graph, to_networkx, to_rdf
 from kg.ingest import MAX_FILE_BYTES, Reading, Skip, check_outside, read_inputs
 from kg.model import Kind, KnowledgeGraph, Paper
@@ -54,6 +65,9 @@ class Built:
     rdf: Graph
     graph: nx.Graph  # papers, concepts, mentions and shared-concept edges
     reading: Reading | None = None  # what the input files held, skips included
+    cache: CacheStats = field(default_factory=CacheStats)
+    # Seconds per stage: ingest, model, extract, concepts, graph (and export, by build).
+    seconds: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -68,6 +82,8 @@ class BuildResult:
     skipped: tuple[Skip, ...] = ()
     replaced: Mapping[str, int] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
+    reused: int = 0  # papers whose extraction came from the cache
+    seconds: Mapping[str, float] = field(default_factory=dict)  # per stage, as Built's
 
 
 def assemble(
@@ -79,9 +95,15 @@ def assemble(
     progress: Progress | None = None,
     options: ReadOptions | None = None,
     exclude: Path | None = None,
+    cache_dir: str | Path | None = None,
 ) -> Built:
-    """Read, extract and build the graphs of ``inputs`` without writing anything."""
+    """Read, extract and build the graphs of ``inputs`` without writing anything.
+
+    With ``cache_dir``, each paper's extraction is reused from the cache there
+    when it holds it and stored there when it does not (:mod:`kg.extract.cache`).
+    """
     report = progress or (lambda stage, done, total: None)
+    clock = _Clock()
     opts = options or ReadOptions()
     reading = read_inputs(
         inputs,
@@ -93,8 +115,11 @@ def assemble(
     )
     papers = list(reading.papers)
     taxonomy = load_taxonomy(taxonomy_path)
+    clock.lap("ingest")
     report("loading model", 0, 1)
-    extractor = Extractor(embedder or load_model(), taxonomy, settings)
+    model = embedder or load_model()
+    clock.lap("model")
+    knobs = settings or Settings()
     report("extracting", 0, len(papers))
     done = 0
 
@@ -103,10 +128,19 @@ def assemble(
         done += n
         report("extracting", done, len(papers))
 
-    mentions = extractor.extract(papers, progress=step)
+    def extractor() -> Extractor:
+        return Extractor(model, taxonomy, knobs)
+
+    key = extraction_key(model, taxonomy, knobs)
+    with ExtractionCache(cache_dir) if cache_dir is not None else nullcontext() as cache:
+        mentions, stats = extract_cached(papers, extractor, cache, key, progress=step)
+    clock.lap("extract")
     concepts, links = canonicalize(mentions, taxonomy)
+    clock.lap("concepts")
     kg = knowledge_graph(papers, concepts, links, taxonomy)
-    return Built(kg, to_rdf(kg), to_networkx(kg), reading)
+    rdf, graph = to_rdf(kg), to_networkx(kg)
+    clock.lap("graph")
+    return Built(kg, rdf, graph, reading, stats, clock.seconds)
 
 
 def output_texts(built: Built) -> dict[str, str]:
@@ -130,6 +164,7 @@ def build(
     settings: Settings | None = None,
     progress: Progress | None = None,
     options: ReadOptions | None = None,
+    cache_dir: str | Path | None = None,
 ) -> BuildResult:
     """Build the knowledge graph of ``inputs`` into ``out_dir``.
 
@@ -147,6 +182,7 @@ def build(
         settings: Extraction settings.
         progress: Called as ``progress(stage, done, total)``.
         options: How to read the inputs.
+        cache_dir: Where each paper's extraction is cached (none if None).
     """
     check_outside(inputs, out_dir)
     with export.output_dir(out_dir, OUTPUT_FILES) as target:
@@ -158,13 +194,16 @@ def build(
             progress=progress,
             options=options,
             exclude=target.real,
+            cache_dir=cache_dir,
         )
+        clock = _Clock()
         if progress:
             progress("writing", 0, 1)
         files = {name: text.encode("utf-8") for name, text in output_texts(built).items()}
         warnings = export.size_warnings({name: len(data) for name, data in files.items()})
         committed = (lambda: progress("written", 1, 1)) if progress else None
         written = target.write(files, on_commit=committed)
+        clock.lap("export")
     concepts = built.kg.concepts
     kinds = {k.value: sum(1 for c in concepts if c.kind is k) for k in Kind}
     reading = built.reading
@@ -176,8 +215,23 @@ def build(
         tuple(written),
         skipped=reading.skipped if reading else (),
         replaced=reading.replaced if reading else {},
-        warnings=tuple(warnings),
+        warnings=(*built.cache.problems, *warnings),
+        reused=built.cache.reused,
+        seconds={**built.seconds, **clock.seconds},
     )
+
+
+class _Clock:
+    """Wall seconds of consecutive stages."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self._last = time.perf_counter()
+
+    def lap(self, stage: str) -> None:
+        now = time.perf_counter()
+        self.seconds[stage] = now - self._last
+        self._last = now
 
 
 def _heading(papers: Sequence[Paper]) -> str:

@@ -147,6 +147,14 @@ def cli() -> None:
     metavar="MB",
     help="Largest input file to read, in MiB (default 1024).",
 )
+@click.option(
+    "--cache-dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Where each paper's extraction is cached for the next build; default: $KG_CACHE_DIR, "
+    "else $XDG_CACHE_HOME/kg, else ~/.cache/kg.",
+)
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the extraction cache.")
 @click.pass_context
 def build(
     ctx: click.Context,
@@ -157,10 +165,13 @@ def build(
     strict: bool,
     encoding: str | None,
     max_file_mb: int | None,
+    cache_dir: Path | None,
+    no_cache: bool,
 ) -> None:
     """Build the graph from INPUTS (files or directories; default: seeds/)."""
     from kg.build import ReadOptions
     from kg.build import build as run_build
+    from kg.extract import default_cache_dir
     from kg.ingest import MAX_FILE_BYTES
 
     options = ReadOptions(
@@ -178,6 +189,7 @@ def build(
             taxonomy_path=taxonomy,
             progress=progress,
             options=options,
+            cache_dir=None if no_cache else cache_dir or default_cache_dir(),
         )
     finally:
         progress.close()
@@ -192,6 +204,8 @@ def build(
     )
     for line in _details(result):
         click.echo(f"  {line}")
+    if result.reused:
+        click.echo(f"  reused the extraction of {result.reused} of {result.papers} papers (cache)")
 
 
 def _records(n: int) -> str:
