@@ -22,6 +22,8 @@ class FakeEmbedder:
     """
 
     dim = 384  # as MiniLM, so the shipped classifier accepts the vectors
+    # What the extraction cache knows it by: subclasses that only watch it share it.
+    fingerprint = "tests.FakeEmbedder: hashed bag of words, 384"
 
     def embed(self, texts: list[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), np.float32)

@@ -102,7 +102,11 @@ def _version(package: str) -> str:
 
 
 def _model_identity(embedder: Embedder) -> str:
-    """The pinned model's file hashes (checked at load), else the embedder's own name."""
+    """The pinned model's file hashes (checked at load), else the embedder's own name.
+
+    Another embedder names itself by a ``fingerprint`` attribute (embedders
+    that compute the same vectors share one), else by its class.
+    """
     inner = embedder.inner if isinstance(embedder, Memo) else embedder
     if isinstance(inner, MiniLM):
         return json.dumps(sorted(MODEL_FILES.items()))
@@ -234,7 +238,7 @@ class ExtractionCache:
                 self._db.execute("BEGIN IMMEDIATE")
                 self._db.executemany(
                     "INSERT OR REPLACE INTO entries (key, mentions) VALUES (?, ?)",
-                    [(key, _encode(mentions)) for key, mentions in entries.items()],
+                    ((key, _encode(mentions)) for key, mentions in entries.items()),
                 )
         except sqlite3.Error as exc:
             self._fail("cannot be written", exc)
