@@ -9,7 +9,9 @@ from __future__ import annotations
 import functools
 import hashlib
 import shutil
+import time
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -22,7 +24,19 @@ import kg as _kg
 from kg import export, query
 from kg.concepts import canonicalize
 from kg.errors import OutputError, ValidationError
-from kg.extract import MODEL_NAME, MODEL_SHA256, Embedder, Extractor, MiniLM, Settings, load_model
+from kg.extract import (
+    MODEL_NAME,
+    MODEL_SHA256,
+    CacheStats,
+    Embedder,
+    ExtractionCache,
+    Extractor,
+    MiniLM,
+    Settings,
+    extract_cached,
+    extraction_key,
+    load_model,
+)
 from kg.graph import (
     FULL_LIMIT,
     EdgeRule,
@@ -84,6 +98,9 @@ class Built:
     rdf: Graph
     graph: nx.Graph  # papers, concepts, mentions and shared-concept edges
     reading: Reading | None = None  # what the input files held, skips included
+    cache: CacheStats = field(default_factory=CacheStats)
+    # Seconds per stage: ingest, model, extract, concepts, graph (validate, export: by build).
+    seconds: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -99,6 +116,8 @@ class BuildResult:
     replaced: Mapping[str, int] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
     validation: ValidationReport | None = None
+    reused: int = 0  # papers whose extraction came from the cache
+    seconds: Mapping[str, float] = field(default_factory=dict)  # per stage, as Built's
 
 
 def assemble(
@@ -111,13 +130,17 @@ def assemble(
     options: ReadOptions | None = None,
     exclude: Path | None = None,
     generated_at: datetime | None = None,
+    cache_dir: str | Path | None = None,
 ) -> Built:
     """Read, extract and build the graphs of ``inputs`` without writing anything.
 
     ``generated_at`` is recorded as the graph's ``prov:generatedAtTime``;
-    without it the output is a function of the input alone.
+    without it the output is a function of the input alone. With
+    ``cache_dir``, each paper's extraction is reused from the cache there when
+    it holds it and stored there when it does not (:mod:`kg.extract.cache`).
     """
     report = progress or (lambda stage, done, total: None)
+    clock = _Clock()
     opts = options or ReadOptions()
     reading = read_inputs(
         inputs,
@@ -129,9 +152,11 @@ def assemble(
     )
     papers = list(reading.papers)
     taxonomy = load_taxonomy(taxonomy_path)
+    clock.lap("ingest")
     report("loading model", 0, 1)
     model = embedder or load_model()
-    extractor = Extractor(model, taxonomy, settings)
+    clock.lap("model")
+    knobs = settings or Settings()
     report("extracting", 0, len(papers))
     done = 0
 
@@ -140,12 +165,21 @@ def assemble(
         done += n
         report("extracting", done, len(papers))
 
-    mentions = extractor.extract(papers, progress=step)
+    def extractor() -> Extractor:
+        return Extractor(model, taxonomy, knobs)
+
+    key = extraction_key(model, taxonomy, knobs)
+    with ExtractionCache(cache_dir) if cache_dir is not None else nullcontext() as cache:
+        mentions, stats = extract_cached(papers, extractor, cache, key, progress=step)
+    clock.lap("extract")
     concepts, links = canonicalize(mentions, taxonomy)
+    clock.lap("concepts")
     rule = EdgeRule()
     kg = knowledge_graph(papers, concepts, links, taxonomy, rule)
-    provenance = _provenance(papers, model, taxonomy_path, extractor.settings, rule, generated_at)
-    return Built(kg, to_rdf(kg, provenance), to_networkx(kg), reading)
+    provenance = _provenance(papers, model, taxonomy_path, knobs, rule, generated_at)
+    rdf, graph = to_rdf(kg, provenance), to_networkx(kg)
+    clock.lap("graph")
+    return Built(kg, rdf, graph, reading, stats, clock.seconds)
 
 
 def _provenance(
@@ -264,6 +298,7 @@ def build(
     options: ReadOptions | None = None,
     generated_at: datetime | None = None,
     validation: Validation = "auto",
+    cache_dir: str | Path | None = None,
 ) -> BuildResult:
     """Build the knowledge graph of ``inputs`` into ``out_dir``.
 
@@ -288,6 +323,7 @@ def build(
         validation: How the RDF is checked against ``ontology/shapes.ttl``
             (see :mod:`kg.graph.shapes`); ``auto`` checks graphs of up to
             :data:`~kg.graph.FULL_LIMIT` triples in full, larger ones by sample.
+        cache_dir: Where each paper's extraction is cached (none if None).
 
     Raises:
         ValidationError: The RDF violates the shapes (a bug in kg); nothing is written.
@@ -303,6 +339,7 @@ def build(
             options=options,
             exclude=target.real,
             generated_at=generated_at,
+            cache_dir=cache_dir,
         )
         return _write(built, target, validation, progress)
 
@@ -322,9 +359,11 @@ def write(
 def _write(
     built: Built, target: export.Output, validation: Validation, progress: Progress | None
 ) -> BuildResult:
+    clock = _Clock()
     if progress:
         progress("validating", 0, 1)
     report = check(built.rdf, validation)
+    clock.lap("validate")
     if progress:
         progress("writing", 0, 1)
     texts = output_texts(built)
@@ -336,6 +375,7 @@ def _write(
     }
     committed = (lambda: progress("written", 1, 1)) if progress else None
     written = target.write(files, on_commit=committed)
+    clock.lap("export")
     concepts = built.kg.concepts
     kinds = {k.value: sum(1 for c in concepts if c.kind is k) for k in Kind}
     reading = built.reading
@@ -347,6 +387,21 @@ def _write(
         tuple(written),
         skipped=reading.skipped if reading else (),
         replaced=reading.replaced if reading else {},
-        warnings=tuple(warnings),
+        warnings=(*built.cache.problems, *warnings),
         validation=report,
+        reused=built.cache.reused,
+        seconds={**built.seconds, **clock.seconds},
     )
+
+
+class _Clock:
+    """Wall seconds of consecutive stages."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self._last = time.perf_counter()
+
+    def lap(self, stage: str) -> None:
+        now = time.perf_counter()
+        self.seconds[stage] = now - self._last
+        self._last = now

@@ -171,6 +171,14 @@ def cli() -> None:
     help="Record this time as prov:generatedAtTime (default: $SOURCE_DATE_EPOCH if set, "
     "else no time, so that two builds of the same input are byte-identical).",
 )
+@click.option(
+    "--cache-dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Where each paper's extraction is cached for the next build; default: $KG_CACHE_DIR, "
+    "else $XDG_CACHE_HOME/kg, else ~/.cache/kg.",
+)
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the extraction cache.")
 @click.pass_context
 def build(
     ctx: click.Context,
@@ -183,10 +191,13 @@ def build(
     max_file_mb: int | None,
     validation: str,
     generated_at: str | None,
+    cache_dir: Path | None,
+    no_cache: bool,
 ) -> None:
     """Build the graph from INPUTS (files or directories; default: seeds/)."""
     from kg.build import ReadOptions
     from kg.build import build as run_build
+    from kg.extract import default_cache_dir
     from kg.ingest import MAX_FILE_BYTES
 
     options = ReadOptions(
@@ -207,6 +218,7 @@ def build(
             options=options,
             generated_at=at,
             validation=validation,  # type: ignore[arg-type]
+            cache_dir=None if no_cache else cache_dir or default_cache_dir(),
         )
     finally:
         progress.close()
@@ -222,6 +234,8 @@ def build(
     )
     for line in _details(result):
         click.echo(f"  {line}")
+    if result.reused:
+        click.echo(f"  reused the extraction of {result.reused} of {result.papers} papers (cache)")
 
 
 def _records(n: int) -> str:

@@ -22,6 +22,8 @@ class FakeEmbedder:
     """
 
     dim = 384  # as MiniLM, so the shipped classifier accepts the vectors
+    # What the extraction cache knows it by: subclasses that only watch it share it.
+    fingerprint = "tests.FakeEmbedder: hashed bag of words, 384"
 
     def embed(self, texts: list[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), np.float32)
@@ -51,6 +53,24 @@ def user_taxonomy(tmp_path) -> Path:
     path = tmp_path / "mine.ttl"
     path.write_text(_USER_TAXONOMY, encoding="utf-8")
     return path
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _session_cache_dir(tmp_path_factory):
+    """Builds made by session and module fixtures cache outside the user's ~/.cache."""
+    saved = os.environ.get("KG_CACHE_DIR")
+    os.environ["KG_CACHE_DIR"] = str(tmp_path_factory.mktemp("session-cache"))
+    yield
+    if saved is None:
+        del os.environ["KG_CACHE_DIR"]
+    else:
+        os.environ["KG_CACHE_DIR"] = saved
+
+
+@pytest.fixture(autouse=True)
+def _cache_dir(monkeypatch, tmp_path_factory):
+    """Each test's `kg build` caches in an empty directory of its own."""
+    monkeypatch.setenv("KG_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
 
 
 @pytest.fixture(scope="session")

@@ -7,9 +7,18 @@ the learned classifiers, and everything else is a pure function of a paper.
 Modules: ``phrases`` and ``acronyms`` (text into phrases), ``candidates``
 (phrases with their cues), ``embed`` and ``keywords`` (the model and KeyBERT),
 ``classify`` (the learned candidate classifier), ``select`` (a paper's
-mentions), ``fields`` and ``area_model`` (field scoring), ``extractor``.
+mentions), ``fields`` and ``area_model`` (field scoring), ``extractor``, and
+``cache`` (each paper's result on disk, for incremental builds).
 """
 
+from kg.extract.cache import (
+    CACHE_FILE,
+    CacheStats,
+    ExtractionCache,
+    default_cache_dir,
+    extract_cached,
+    extraction_key,
+)
 from kg.extract.embed import (
     BATCH_SIZE,
     EMBEDDING_DIM,
@@ -36,4 +45,10 @@ __all__ = [
     "BATCH_SIZE",
     "keybert_model",
     "keywords",
+    "ExtractionCache",
+    "CacheStats",
+    "CACHE_FILE",
+    "default_cache_dir",
+    "extract_cached",
+    "extraction_key",
 ]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 from functools import lru_cache
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -139,18 +139,31 @@ class MiniLM:
 
     def __init__(self, batch_size: int = BATCH_SIZE, path: Path | None = None) -> None:
         offline()
-        path = model_dir() if path is None else Path(path)
-        verify_model(path)
-        from sentence_transformers import SentenceTransformer
-
-        try:
-            self.model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
-        except Exception as exc:  # the verified files should always load; say so if not
-            raise ModelError(
-                f"the embedding model at {path} passed its hash check but did not load "
-                f"({type(exc).__name__}: {exc}); reinstall it: `{INSTALL}`"
-            ) from exc
+        self.path = model_dir() if path is None else Path(path)
+        verify_model(self.path)
         self.batch_size = batch_size
+        self._model: Any = None
+
+    @property
+    def model(self) -> Any:
+        """The SentenceTransformer, loaded on first use.
+
+        Importing torch and sentence-transformers takes seconds, and a build
+        whose every paper comes from the extraction cache never embeds.
+        """
+        if self._model is None:
+            from sentence_transformers import SentenceTransformer
+
+            try:
+                self._model = SentenceTransformer(
+                    str(self.path), device="cpu", local_files_only=True
+                )
+            except Exception as exc:  # the verified files should always load; say so if not
+                raise ModelError(
+                    f"the embedding model at {self.path} passed its hash check but did not load "
+                    f"({type(exc).__name__}: {exc}); reinstall it: `{INSTALL}`"
+                ) from exc
+        return self._model
 
     def embed(self, texts: list[str]) -> np.ndarray:
         if not texts:

@@ -1,0 +1,307 @@
+"""An on-disk cache of each paper's extraction, so a rebuild extracts only what changed.
+
+A paper's mentions are a pure function of what extraction reads of it (title,
+cleaned abstract, author keywords) and of the extraction itself: the settings,
+the taxonomy, the model, kg's extraction code and word lists, and the
+libraries that compute with them. Each entry is keyed by a sha256 of both, so
+a changed abstract misses only for its paper and a changed setting, taxonomy,
+model or extraction code misses for every paper. The concept merge and
+everything after it work across papers and are always recomputed.
+
+The cache is one SQLite database (``extractions.sqlite3``) in
+:func:`default_cache_dir`. SQLite commits each batch of entries atomically
+and its write-ahead log survives a killed process, so a build stopped at any
+point leaves every entry committed before it valid; concurrent builds share
+the file safely. An entry that cannot be read back is a miss, and a cache
+that cannot be opened or written is skipped with a warning: the cache can
+make a build faster, never make it fail.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import sqlite3
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import suppress
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from kg.extract.embed import BATCH_SIZE, MODEL_FILES, Embedder, Memo, MiniLM
+from kg.model import Mention, Paper, Role
+from kg.taxonomy import Taxonomy
+
+if TYPE_CHECKING:
+    from kg.extract.extractor import Extractor, Settings
+
+__all__ = [
+    "CACHE_FILE",
+    "SCHEMA",
+    "CacheStats",
+    "ExtractionCache",
+    "default_cache_dir",
+    "extract_cached",
+    "extraction_key",
+    "paper_key",
+]
+
+#: Version of the stored form of an entry; part of every key.
+SCHEMA = 1
+#: The database's name inside the cache directory.
+CACHE_FILE = "extractions.sqlite3"
+# Sources whose every byte can change a paper's mentions: the extraction code,
+# its shipped models, the word lists, text cleaning and the records.
+_PACKAGE = Path(__file__).resolve().parents[1]
+_CODE = ("extract", "lexicon", "text", "model.py")
+_CODE_SUFFIXES = frozenset({".py", ".txt", ".json"})
+# Libraries whose version can change the numbers extraction computes.
+_LIBRARIES = (
+    "kg",
+    "keybert",
+    "sentence-transformers",
+    "transformers",
+    "torch",
+    "scikit-learn",
+    "numpy",
+    "scipy",
+)
+
+
+def default_cache_dir() -> Path:
+    """``$KG_CACHE_DIR``, else ``$XDG_CACHE_HOME/kg``, else ``~/.cache/kg``."""
+    if os.environ.get("KG_CACHE_DIR"):
+        return Path(os.environ["KG_CACHE_DIR"])
+    if os.environ.get("XDG_CACHE_HOME"):
+        return Path(os.environ["XDG_CACHE_HOME"]) / "kg"
+    return Path.home() / ".cache" / "kg"
+
+
+@lru_cache(maxsize=1)
+def _code_digest() -> str:
+    digest = hashlib.sha256()
+    for part in _CODE:
+        root = _PACKAGE / part
+        files = [root] if root.is_file() else sorted(root.rglob("*"))
+        for file in files:
+            if file.is_file() and file.suffix in _CODE_SUFFIXES and "__pycache__" not in file.parts:
+                digest.update(str(file.relative_to(_PACKAGE)).encode() + b"\0")
+                digest.update(file.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "-"
+
+
+def _model_identity(embedder: Embedder) -> str:
+    """The pinned model's file hashes (checked at load), else the embedder's own name.
+
+    Another embedder names itself by a ``fingerprint`` attribute (embedders
+    that compute the same vectors share one), else by its class.
+    """
+    inner = embedder.inner if isinstance(embedder, Memo) else embedder
+    if isinstance(inner, MiniLM):
+        return json.dumps(sorted(MODEL_FILES.items()))
+    own = getattr(inner, "fingerprint", None)
+    return str(own) if own else f"{type(inner).__module__}.{type(inner).__qualname__}"
+
+
+def extraction_key(embedder: Embedder, taxonomy: Taxonomy, settings: Settings) -> str:
+    """A sha256 of everything but the paper that a paper's mentions depend on."""
+    parts = {
+        "schema": SCHEMA,
+        "code": _code_digest(),
+        "libraries": {name: _version(name) for name in _LIBRARIES},
+        "model": _model_identity(embedder),
+        "settings": dataclasses.asdict(settings),
+        "taxonomy": [repr(taxonomy.fields), sorted(taxonomy.targets.items())],
+    }
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+def paper_key(extraction: str, paper: Paper) -> str:
+    """The cache key of one paper: what extraction reads of it, under ``extraction``.
+
+    The id, authors, year and venue are not read by extraction, so a record
+    that gains a DOI or an author keeps its entry.
+    """
+    content = [extraction, paper.title, paper.text, list(paper.keywords)]
+    return hashlib.sha256(json.dumps(content).encode()).hexdigest()
+
+
+def _encode(mentions: Sequence[Mention]) -> str:
+    return json.dumps(
+        [[m.text, m.role.value, m.score, m.sentence, m.expansion, m.selected] for m in mentions],
+        ensure_ascii=False,
+    )
+
+
+def _decode(value: Any) -> tuple[Mention, ...]:
+    """An entry's mentions; ValueError, TypeError or KeyError if it is not one."""
+    rows = json.loads(value)
+    if not isinstance(rows, list):
+        raise TypeError("not a list")
+    mentions = []
+    for text, role, score, sentence, expansion, selected in rows:
+        if not (
+            isinstance(text, str)
+            and isinstance(score, int | float)
+            and isinstance(sentence, str)
+            and (expansion is None or isinstance(expansion, str))
+            and isinstance(selected, bool)
+        ):
+            raise TypeError("a field has the wrong type")
+        mentions.append(Mention(text, Role(role), score, sentence, expansion, selected))
+    return tuple(mentions)
+
+
+@dataclass
+class CacheStats:
+    """How a build used the cache: papers reused and extracted, and any problem."""
+
+    reused: int = 0
+    extracted: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+class ExtractionCache:
+    """The SQLite file of extraction entries in ``directory``.
+
+    A problem opening, reading or writing it is recorded in
+    :attr:`problem` and turns the cache off for the rest of the build;
+    nothing raises.
+    """
+
+    def __init__(self, directory: str | Path) -> None:
+        self.path = Path(directory) / CACHE_FILE
+        self.problem: str | None = None
+        self._db: sqlite3.Connection | None = None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            try:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=NORMAL")
+                db.execute(
+                    "CREATE TABLE IF NOT EXISTS entries"
+                    " (key TEXT PRIMARY KEY, mentions TEXT NOT NULL) WITHOUT ROWID"
+                )
+            except sqlite3.Error:
+                db.close()
+                raise
+            self._db = db
+        except (OSError, sqlite3.Error) as exc:
+            self._fail("cannot be opened", exc)
+
+    def _fail(self, what: str, exc: Exception) -> None:
+        self.problem = (
+            f"the extraction cache {self.path} {what} ({exc}); building without it "
+            "(delete the file, or pass --cache-dir or --no-cache)"
+        )
+        self.close()
+
+    def get(self, keys: Iterable[str]) -> dict[str, tuple[Mention, ...]]:
+        """The entries of ``keys`` that are present and readable."""
+        wanted = list(dict.fromkeys(keys))
+        found: dict[str, tuple[Mention, ...]] = {}
+        if self._db is None:
+            return found
+        try:
+            for start in range(0, len(wanted), 500):  # SQLite's limit on parameters
+                chunk = wanted[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                rows = self._db.execute(
+                    f"SELECT key, mentions FROM entries WHERE key IN ({marks})", chunk
+                ).fetchall()
+                for key, value in rows:
+                    # Unreadable: a miss, overwritten when the paper is extracted again.
+                    with suppress(ValueError, TypeError, KeyError):
+                        found[key] = _decode(value)
+        except sqlite3.Error as exc:
+            self._fail("cannot be read", exc)
+        return found
+
+    def put(self, entries: Mapping[str, Sequence[Mention]]) -> None:
+        """Store ``entries`` in one transaction: all of them or, if killed, none."""
+        if self._db is None or not entries:
+            return
+        try:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO entries (key, mentions) VALUES (?, ?)",
+                    ((key, _encode(mentions)) for key, mentions in entries.items()),
+                )
+        except sqlite3.Error as exc:
+            self._fail("cannot be written", exc)
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def __enter__(self) -> ExtractionCache:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def extract_cached(
+    papers: Sequence[Paper],
+    make_extractor: Callable[[], Extractor],
+    cache: ExtractionCache | None,
+    extraction: str,
+    progress: Callable[[int], None] | None = None,
+    batch_size: int = BATCH_SIZE,
+) -> tuple[dict[str, tuple[Mention, ...]], CacheStats]:
+    """Each paper's mentions, in input order, from ``cache`` where it has them.
+
+    The extractor is made only if some paper is missing, and every batch of
+    new results is stored as soon as it is extracted.
+
+    Args:
+        papers: The papers, in input order.
+        make_extractor: Makes the extractor (loading its models takes time).
+        cache: Where entries are read and stored; None extracts everything.
+        extraction: :func:`extraction_key` of the extractor ``make_extractor`` makes.
+        progress: Called with the number of papers done since the last call.
+        batch_size: Papers extracted (and stored) together.
+    """
+    stats = CacheStats()
+    keys = [paper_key(extraction, p) for p in papers]
+    known = cache.get(keys) if cache is not None else {}
+    # Papers of the same content are extracted once.
+    missing = list({k: p for p, k in zip(papers, keys, strict=True) if k not in known}.items())
+    stats.reused = sum(1 for k in keys if k in known)
+    if progress and stats.reused:
+        progress(stats.reused)
+    new: dict[str, tuple[Mention, ...]] = {}
+    if missing:
+        extractor = make_extractor()
+        for start in range(0, len(missing), batch_size):
+            batch = missing[start : start + batch_size]
+            result = extractor.extract([p for _, p in batch], batch_size=batch_size)
+            entries = {key: result[p.id] for key, p in batch}
+            new.update(entries)
+            if cache is not None:
+                cache.put(entries)
+            if progress:
+                progress(len(batch))
+    stats.extracted = len(missing)
+    if progress and len(papers) > stats.reused + stats.extracted:  # same-content papers
+        progress(len(papers) - stats.reused - stats.extracted)
+    if cache is not None and cache.problem:
+        stats.problems.append(cache.problem)
+    out = {}
+    for paper, key in zip(papers, keys, strict=True):
+        out[paper.id] = known[key] if key in known else new[key]
+    return out, stats

@@ -1,0 +1,282 @@
+"""The extraction cache: warm builds write what cold ones do, and miss exactly what changed.
+
+Which papers a build extracted is read off a counting embedder (every
+extraction embeds the paper's cleaned abstract), never off timing. The
+killed-build tests stop a real child process with SIGKILL.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import SEEDS, FakeEmbedder
+
+from kg.build import OUTPUT_FILES, build
+from kg.cli import cli
+from kg.extract import CACHE_FILE, Settings, default_cache_dir
+from kg.extract.cache import extraction_key, paper_key
+from kg.ingest import read_papers
+from kg.model import Paper
+from kg.taxonomy import load_taxonomy
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class Other(FakeEmbedder):
+    fingerprint = "another model"
+
+
+class Counting(FakeEmbedder):
+    """The fake embedder, remembering every text it was asked to embed."""
+
+    def __init__(self) -> None:
+        self.seen: set[str] = set()
+
+    def embed(self, texts):
+        self.seen.update(texts)
+        return super().embed(texts)
+
+    def extracted(self, papers: list[Paper]) -> set[str]:
+        """Ids of the papers whose abstract was embedded, i.e. that were extracted."""
+        return {p.id for p in papers if p.text in self.seen}
+
+
+@pytest.fixture(scope="module")
+def seed_papers() -> list[Paper]:
+    return read_papers([SEEDS])
+
+
+def write_jsonl(path: Path, papers: list[Paper], **changed: str) -> Path:
+    """The papers as JSONL records; ``changed`` maps an id to its new abstract."""
+    records = [
+        {
+            "id": p.id,
+            "title": f"Paper {i}" if i % 3 == 0 else None,
+            "abstract": changed.get(p.id, p.abstract),
+            "keywords": ["gradient clipping"] if i % 4 == 0 else [],
+        }
+        for i, p in enumerate(papers)
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def files(out: Path) -> dict[str, bytes]:
+    """Every output file (the Oxigraph store, a database loaded from kg.ttl, is left out)."""
+    return {name: (out / name).read_bytes() for name in OUTPUT_FILES if not name.endswith("/")}
+
+
+def run(source: Path, out: Path, cache: Path | None, **kw) -> tuple[Counting, object]:
+    embedder = Counting()
+    result = build([source], out, embedder=embedder, cache_dir=cache, **kw)
+    return embedder, result
+
+
+def test_cold_warm_and_uncached_builds_write_the_same_bytes(tmp_path, fake_model):
+    runner = CliRunner()
+    out = {how: tmp_path / how for how in ("cold", "warm", "nocache")}
+    cold = runner.invoke(cli, ["build", str(SEEDS), "--out", str(out["cold"])])
+    warm = runner.invoke(cli, ["build", str(SEEDS), "--out", str(out["warm"])])
+    nocache = runner.invoke(cli, ["build", str(SEEDS), "--out", str(out["nocache"]), "--no-cache"])
+    for result in (cold, warm, nocache):
+        assert result.exit_code == 0, result.output
+    assert "reused" not in cold.stdout and "reused" not in nocache.stdout
+    assert "reused the extraction of 37 of 37 papers" in warm.stdout
+    assert files(out["cold"]) == files(out["warm"]) == files(out["nocache"])
+    assert (default_cache_dir() / CACHE_FILE).is_file()
+
+
+def test_no_cache_neither_reads_nor_writes(tmp_path, fake_model):
+    cache = tmp_path / "c"
+    args = ["build", str(SEEDS), "--out", str(tmp_path / "o"), "--cache-dir", str(cache)]
+    assert CliRunner().invoke(cli, [*args, "--no-cache"]).exit_code == 0
+    assert not cache.exists()
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    again = CliRunner().invoke(cli, [*args, "--no-cache"])
+    assert again.exit_code == 0 and "reused" not in again.stdout
+
+
+def test_a_changed_abstract_is_the_only_paper_extracted_again(tmp_path, seed_papers):
+    cache = tmp_path / "cache"
+    source = write_jsonl(tmp_path / "a.jsonl", seed_papers)
+    first, result = run(source, tmp_path / "o1", cache)
+    papers = read_papers([source])
+    assert first.extracted(papers) == {p.id for p in papers} and result.reused == 0
+
+    again, result = run(source, tmp_path / "o2", cache)
+    assert again.extracted(papers) == set() and result.reused == len(papers)
+    assert files(tmp_path / "o1") == files(tmp_path / "o2")
+
+    target = seed_papers[5]
+    edited = write_jsonl(
+        tmp_path / "a.jsonl", seed_papers, **{target.id: target.abstract + " We also prune."}
+    )
+    changed, result = run(edited, tmp_path / "o3", cache)
+    new_papers = read_papers([edited])
+    assert changed.extracted(new_papers) == {target.id}
+    assert result.reused == len(papers) - 1
+    # The same as a build of the edited input that never saw the cache.
+    _, _ = run(edited, tmp_path / "o4", None)
+    assert files(tmp_path / "o3") == files(tmp_path / "o4")
+
+
+def test_a_changed_setting_or_taxonomy_extracts_every_paper_again(
+    tmp_path, seed_papers, user_taxonomy
+):
+    cache = tmp_path / "cache"
+    source = write_jsonl(tmp_path / "a.jsonl", seed_papers[:6])
+    papers = read_papers([source])
+    everyone = {p.id for p in papers}
+    run(source, tmp_path / "o1", cache)
+    fewer, _ = run(source, tmp_path / "o2", cache, settings=Settings(max_methods=2))
+    assert fewer.extracted(papers) == everyone
+    mine, _ = run(source, tmp_path / "o3", cache, taxonomy_path=user_taxonomy)
+    assert mine.extracted(papers) == everyone
+    # Each setting's entries stay: going back to one reuses it.
+    back, result = run(source, tmp_path / "o4", cache, settings=Settings(max_methods=2))
+    assert back.extracted(papers) == set() and result.reused == len(papers)
+    assert files(tmp_path / "o2") == files(tmp_path / "o4")
+
+
+def test_the_key_is_what_extraction_reads():
+    key = extraction_key(FakeEmbedder(), load_taxonomy(), Settings())
+    paper = Paper(id="a", abstract="Some $x$ text.", text="Some x text.", title="T")
+    same = [
+        Paper(id="b", abstract="Some x text.", text="Some x text.", title="T", authors=("Ann",)),
+        Paper(id="a", abstract="Some $x$ text.", text="Some x text.", title="T", year=2024),
+    ]
+    different = [
+        Paper(id="a", abstract="Some $x$ text.", text="Some y text.", title="T"),
+        Paper(id="a", abstract="Some $x$ text.", text="Some x text.", title="U"),
+        Paper(id="a", abstract="Some $x$ text.", text="Some x text.", title="T", keywords=("k",)),
+    ]
+    assert all(paper_key(key, p) == paper_key(key, paper) for p in same)
+    assert all(paper_key(key, p) != paper_key(key, paper) for p in different)
+    others = [
+        extraction_key(FakeEmbedder(), load_taxonomy(), Settings(min_relevance=0.2)),
+        extraction_key(Other(), load_taxonomy(), Settings()),
+    ]
+    assert key == extraction_key(Counting(), load_taxonomy(), Settings())
+    assert all(other != key for other in others)
+
+
+def test_an_unreadable_entry_is_a_miss(tmp_path, seed_papers):
+    cache = tmp_path / "cache"
+    source = write_jsonl(tmp_path / "a.jsonl", seed_papers[:6])
+    papers = read_papers([source])
+    run(source, tmp_path / "o1", cache)
+    with sqlite3.connect(cache / CACHE_FILE) as db:
+        keys = [k for (k,) in db.execute("SELECT key FROM entries ORDER BY key")]
+        db.execute("UPDATE entries SET mentions = ? WHERE key = ?", ("{not json", keys[0]))
+        db.execute("UPDATE entries SET mentions = ? WHERE key = ?", ('[["x", "nope"]]', keys[1]))
+    again, result = run(source, tmp_path / "o2", cache)
+    assert len(again.extracted(papers)) == 2 and result.reused == len(papers) - 2
+    assert files(tmp_path / "o1") == files(tmp_path / "o2")
+    # The bad entries were replaced.
+    third, _ = run(source, tmp_path / "o3", cache)
+    assert third.extracted(papers) == set()
+
+
+@pytest.mark.parametrize("damage", ["garbage", "not-a-directory"])
+def test_a_broken_cache_warns_and_the_build_goes_on(tmp_path, seed_papers, damage, fake_model):
+    source = write_jsonl(tmp_path / "a.jsonl", seed_papers[:4])
+    cache = tmp_path / "cache"
+    if damage == "garbage":
+        cache.mkdir()
+        (cache / CACHE_FILE).write_bytes(b"this is not a database\n" * 200)
+    else:
+        cache.write_text("a file where the cache directory should be")
+    args = ["build", str(source), "--out", str(tmp_path / "o"), "--cache-dir", str(cache)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.stderr
+    warning = [line for line in result.stderr.splitlines() if "extraction cache" in line]
+    assert len(warning) == 1 and warning[0].startswith("kg: warning: "), result.stderr
+    assert "building without it" in warning[0] and str(cache) in warning[0]
+    uncached = CliRunner().invoke(
+        cli, ["build", str(source), "--out", str(tmp_path / "n"), "--no-cache"]
+    )
+    assert uncached.exit_code == 0
+    assert files(tmp_path / "o") == files(tmp_path / "n")
+
+
+# --- a killed build: real process, SIGKILL -------------------------------------
+
+# Builds 12 papers in batches of 4 with the fake embedder, pausing at POINT:
+# after the first batch was stored, or inside the transaction storing the second
+# (after one of its four entries was inserted).
+_CHILD = """
+import functools, sys, time
+sys.path.insert(0, {root!r}); sys.path.insert(0, {tests!r})
+from conftest import FakeEmbedder
+import kg.build, kg.extract.cache as cache
+point, puts, encoded = {point!r}, [0], [0]
+put, encode = cache.ExtractionCache.put, cache._encode
+
+def pause():
+    print("PAUSED", flush=True)
+    time.sleep(30)
+
+def paused_put(self, entries):
+    put(self, entries)
+    puts[0] += 1
+    if point == "after-first-batch" and puts[0] == 1:
+        pause()
+
+def paused_encode(mentions):
+    encoded[0] += 1
+    if point == "inside-second-batch" and encoded[0] == 6:
+        pause()
+    return encode(mentions)
+
+cache.ExtractionCache.put, cache._encode = paused_put, paused_encode
+kg.build.extract_cached = functools.partial(cache.extract_cached, batch_size=4)
+kg.build.build([{source!r}], {out!r}, embedder=FakeEmbedder(), cache_dir={cache!r})
+"""
+
+
+@pytest.mark.parametrize("point", ["after-first-batch", "inside-second-batch"])
+def test_a_killed_build_leaves_the_entries_stored_before_it(tmp_path, seed_papers, point):
+    source = write_jsonl(tmp_path / "a.jsonl", seed_papers[:12])
+    cache = tmp_path / "cache"
+    code = _CHILD.format(
+        root=str(ROOT),
+        tests=str(ROOT / "tests"),
+        point=point,
+        source=str(source),
+        out=str(tmp_path / "killed"),
+        cache=str(cache),
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    line = child.stdout.readline()
+    assert line.strip() == "PAUSED", child.communicate()
+    child.send_signal(signal.SIGKILL)
+    child.communicate(timeout=60)
+    assert child.returncode == -signal.SIGKILL
+    assert not (tmp_path / "killed").exists()
+
+    papers = read_papers([source])
+    rebuilt, result = run(source, tmp_path / "o", cache)
+    # Only the first batch was committed; the second's inserted entry was rolled back.
+    assert result.reused == 4 and len(rebuilt.extracted(papers)) == 8
+    _, _ = run(source, tmp_path / "n", None)
+    assert files(tmp_path / "o") == files(tmp_path / "n")
+
+
+@pytest.mark.model
+def test_the_real_model_writes_the_same_bytes_cold_warm_and_uncached(tmp_path, real_model):
+    cache = tmp_path / "cache"
+    cold = build([SEEDS], tmp_path / "cold", embedder=real_model, cache_dir=cache)
+    warm = build([SEEDS], tmp_path / "warm", embedder=real_model, cache_dir=cache)
+    build([SEEDS], tmp_path / "nocache", embedder=real_model)
+    assert cold.reused == 0 and warm.reused == cold.papers == 37
+    assert files(tmp_path / "cold") == files(tmp_path / "warm") == files(tmp_path / "nocache")

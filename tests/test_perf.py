@@ -1,0 +1,82 @@
+"""bench/perf.py: the synthetic corpus it makes, and one small run of all its builds."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import SEEDS
+
+from kg.ingest import read_papers
+from kg.text import sentences
+
+ROOT = Path(__file__).resolve().parents[1]
+PERF = ROOT / "bench" / "perf.py"
+
+
+@pytest.fixture(scope="module")
+def perf():
+    spec = importlib.util.spec_from_file_location("perf", PERF)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def seed_records(perf):
+    records = perf._records([str(SEEDS)])
+    # Two groups, as ICLR's primary areas would make.
+    for i, r in enumerate(records):
+        r["primary_area"] = "even" if i % 2 == 0 else "odd"
+    return records
+
+
+def test_synthetic_abstracts_are_distinct_variants_of_real_ones(perf, seed_records, tmp_path):
+    n = 3 * len(seed_records) + 5
+    made = perf.synthesize(seed_records, n, seed=1)
+    assert len(made) == n
+    assert len({r["id"] for r in made}) == len({r["title"] for r in made}) == n
+    assert len({r["abstract"] for r in made}) == n
+    real = {r["abstract"] for r in seed_records}
+    assert not real & {r["abstract"] for r in made}
+    by_group = {
+        g: {s for r in seed_records if r["primary_area"] == g for s in sentences(r["abstract"])}
+        for g in ("even", "odd")
+    }
+    for i, r in enumerate(made):
+        base = seed_records[i % len(seed_records)]
+        assert r["primary_area"] == base["primary_area"]
+        assert sentences(r["abstract"])[0] == sentences(base["abstract"])[0]
+        assert set(sentences(r["abstract"])) <= by_group[base["primary_area"]]
+    assert perf.synthesize(seed_records, n, seed=1) == made
+    assert perf.synthesize(seed_records, n, seed=2) != made
+    # kg reads every one of them as its own paper: none merges with another.
+    path = perf._write_jsonl(tmp_path / "s" / "papers.jsonl", made)
+    assert len(read_papers([path])) == n
+
+
+@pytest.mark.model
+def test_a_small_benchmark_runs_every_build(tmp_path):
+    run = subprocess.run(
+        [sys.executable, str(PERF), str(SEEDS), "--limit", "3", "--added", "2", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=1200,
+    )
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    runs = report["runs"]
+    assert list(runs) == ["naive", "kg cold", "kg warm", "kg +2"]
+    assert [runs[r]["papers"] for r in runs] == [3, 3, 3, 5]
+    assert [runs[r].get("reused") for r in runs] == [None, 0, 3, 3]
+    stages = set(runs["kg cold"]["seconds"])
+    assert {"ingest", "model", "extract", "concepts", "graph", "export"} <= stages
+    assert all(r["peak_mb"] > 50 and r["wall"] > 0 for r in runs.values())
+    assert report["kg/naive"] == pytest.approx(
+        runs["naive"]["wall"] / runs["kg cold"]["wall"], 0.01
+    )
