@@ -409,7 +409,7 @@
   function edgeSummary(e) {
     if (e.kind === "shares") {
       return [label(e.from) + " ↔ " + label(e.to),
-        "weight " + e.w.toFixed(2) + " · " + plural(e.n, "shared concept")]
+        "weight " + String(e.w) + " · " + plural(e.n, "shared concept")]
         .concat(explanationLines(e));
     }
     if (e.kind === "mentions") {
@@ -510,7 +510,7 @@
       section("nearest papers (" + q.near.length + (q.links > q.near.length ? " of " + q.links : "") + ")",
         q.near.map(function (n) {
           var li = el("li", null, "kg-near");
-          li.append(ref(n[0]), el("span", " — weight " + n[1].toFixed(2), "kg-meta"));
+          li.append(ref(n[0]), el("span", " — weight " + String(n[1]), "kg-meta"));
           if (n[2]) li.append(el("div", "shares " + n[2], "kg-why"));
           return li;
         }));
@@ -781,7 +781,7 @@
   function readWeight() {
     var i = Number(weight.value);
     state.minWeight = threshold(i);
-    weightValue.textContent = "≥ " + (Number.isInteger(steps[i]) ? steps[i] : steps[i].toFixed(2));
+    weightValue.textContent = "≥ " + String(steps[i]);  // as rounded in Python: shown_weight
   }
   weight.addEventListener("input", function () { readWeight(); refresh(); });
   readWeight();
