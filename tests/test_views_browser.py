@@ -315,6 +315,55 @@ def test_weight_control_hides_weaker_links(browser, seed_views, view):
 
 
 @pytest.mark.model
+def test_clicking_a_concept_lists_its_papers_broader_and_narrower(browser, seed_views):
+    out, corpus = seed_views
+    v = open_view(browser, out / "concept-map.html")
+    linked = [c for c in corpus.concepts if corpus.broader[c] and corpus.papers_of[c]]
+    assert linked, "the seed build has no concept hierarchy"
+    concept = max(linked, key=lambda c: (len(corpus.papers_of[c]), c))
+    xy = v.clickable(concept)
+    if xy is None:  # hidden under another node: reach it as the search does
+        v.js("id => kgView.choose(id)", concept)
+    else:
+        v.page.mouse.click(*xy)
+    assert v.page.locator("#kg-detail").get_attribute("data-node") == concept
+    heads = v.page.locator("#kg-detail h3").all_inner_texts()
+    assert f"broader ({len(corpus.broader[concept])})".upper() in [h.upper() for h in heads]
+    links = v.page.locator("#kg-detail a.kg-link").evaluate_all("as => as.map(a => a.dataset.node)")
+    assert set(corpus.broader[concept]) | set(corpus.papers_of[concept]) <= set(links)
+    broader = corpus.broader[concept][0]
+    v.page.locator(f"#kg-detail a.kg-link[data-node='{broader}']").first.click()
+    assert v.page.locator("#kg-detail").get_attribute("data-node") == broader
+    heads = [h.upper() for h in v.page.locator("#kg-detail h3").all_inner_texts()]
+    assert f"narrower ({len(corpus.narrower[broader])})".upper() in heads
+    links = v.page.locator("#kg-detail a.kg-link").evaluate_all("as => as.map(a => a.dataset.node)")
+    assert concept in links and set(corpus.narrower[broader]) <= set(links)
+    v.clean()
+    v.close()
+
+
+@pytest.mark.model
+def test_weight_control_waits_for_the_links_it_filters(browser, seed_views):
+    """In the paper–concept graph it filters shared-concept links, which start switched off."""
+    out, _ = seed_views
+    v = open_view(browser, out / "paper-concept.html")
+    weight = v.page.locator("#kg-weight")
+    shares = lambda: [e["w"] for e in v.js("kgView.visibleEdges()") if e["kind"] == "shares"]  # noqa: E731
+    assert weight.is_disabled() and shares() == []
+    v.page.locator("#kg-edges-shares").check()
+    assert weight.is_enabled()
+    before = shares()
+    weight.fill(weight.get_attribute("max"))
+    after = shares()
+    assert before and after and len(after) < len(before)
+    assert all(w >= max(before) for w in after)
+    v.page.locator("#kg-edges-shares").uncheck()
+    assert weight.is_disabled() and shares() == []
+    v.clean()
+    v.close()
+
+
+@pytest.mark.model
 @pytest.mark.parametrize("view", VIEWS)
 def test_labels_are_readable_do_not_overlap_and_multiply_when_zoomed(browser, seed_views, view):
     out, corpus = seed_views

@@ -777,7 +777,13 @@
   $("kg-weight-label").textContent = "min " + S.weight.label;
   weight.max = String(Math.max(steps.length - 1, 0));
   weight.value = String(S.weight.start);
-  weight.disabled = steps.length < 2;
+  function weightUsable() {  // the control filters one kind of link; off while those are off
+    var usable = steps.length >= 2 && state.edgeOn[S.weight.kind] !== false;
+    weight.disabled = !usable;
+    $("kg-weight-control").title = steps.length < 2 ? "All these links have the same weight"
+      : usable ? "" : "Switch on the " + EDGE_NAMES[S.weight.kind] + " to use this";
+  }
+  weightUsable();
   function readWeight() {
     var i = Number(weight.value);
     state.minWeight = threshold(i);
@@ -796,7 +802,7 @@
     box.type = "checkbox";
     box.id = "kg-edges-" + kind;
     box.checked = state.edgeOn[kind] !== false;
-    box.addEventListener("change", function () { state.edgeOn[kind] = box.checked; refresh(); });
+    box.addEventListener("change", function () { state.edgeOn[kind] = box.checked; weightUsable(); refresh(); });
     lab.append(box, el("span", null, "kg-line kg-line-" + kind), el("span", EDGE_NAMES[kind]));
     toggles.append(lab);
   });

@@ -137,7 +137,12 @@ def paper_concept(corpus: Corpus) -> Drawn:
         edges=edges,
         settings={
             "types": present,
-            "weight": {"label": "shared-concept weight", "steps": steps, "start": start},
+            "weight": {
+                "label": "shared-concept weight",
+                "kind": "shares",
+                "steps": steps,
+                "start": start,
+            },
             "edge_kinds": ["mentions", "shares", "broader"],
             "edges_off": ["shares", "broader"],
         },
