@@ -314,6 +314,14 @@ def test_weight_control_hides_weaker_links(browser, seed_views, view):
     v.close()
 
 
+def _panel_of(v: Opened) -> tuple[str, list[str], list[str]]:
+    """The node the panel shows, its section headings (upper case) and the nodes it links."""
+    detail = v.page.locator("#kg-detail")
+    heads = [h.upper() for h in detail.locator("h3").all_inner_texts()]
+    links = detail.locator("a.kg-link").evaluate_all("as => as.map(a => a.dataset.node)")
+    return detail.get_attribute("data-node"), heads, links
+
+
 @pytest.mark.model
 def test_clicking_a_concept_lists_its_papers_broader_and_narrower(browser, seed_views):
     out, corpus = seed_views
@@ -326,17 +334,13 @@ def test_clicking_a_concept_lists_its_papers_broader_and_narrower(browser, seed_
         v.js("id => kgView.choose(id)", concept)
     else:
         v.page.mouse.click(*xy)
-    assert v.page.locator("#kg-detail").get_attribute("data-node") == concept
-    heads = v.page.locator("#kg-detail h3").all_inner_texts()
-    assert f"broader ({len(corpus.broader[concept])})".upper() in [h.upper() for h in heads]
-    links = v.page.locator("#kg-detail a.kg-link").evaluate_all("as => as.map(a => a.dataset.node)")
+    node, heads, links = _panel_of(v)
+    assert node == concept and f"BROADER ({len(corpus.broader[concept])})" in heads
     assert set(corpus.broader[concept]) | set(corpus.papers_of[concept]) <= set(links)
     broader = corpus.broader[concept][0]
     v.page.locator(f"#kg-detail a.kg-link[data-node='{broader}']").first.click()
-    assert v.page.locator("#kg-detail").get_attribute("data-node") == broader
-    heads = [h.upper() for h in v.page.locator("#kg-detail h3").all_inner_texts()]
-    assert f"narrower ({len(corpus.narrower[broader])})".upper() in heads
-    links = v.page.locator("#kg-detail a.kg-link").evaluate_all("as => as.map(a => a.dataset.node)")
+    node, heads, links = _panel_of(v)
+    assert node == broader and f"NARROWER ({len(corpus.narrower[broader])})" in heads
     assert concept in links and set(corpus.narrower[broader]) <= set(links)
     v.clean()
     v.close()
