@@ -328,6 +328,7 @@ def test_large_views_stay_within_budgets_and_say_what_they_hide(big):
     assert len(mentions) <= VISIBLE_EDGES
     said = " ".join(graph["settings"]["bounds"])
     assert f"({len(mentions):,} of" in said and "panel lists all of them" in said
+    assert not re.search(r"\b1 (?:most confident )?methods", said), said  # "1 methods" reads badly
 
     papers = blocks(pages["paper-map.html"])
     drawn_shares = {(e["from"], e["to"]) for e in papers["edges"]}
