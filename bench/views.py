@@ -2,16 +2,21 @@
 
     .venv/bin/python bench/views.py INPUT ... [--out DIR] [--shots DIR]
     .venv/bin/python bench/views.py --graph DIR/graph.json [--out DIR] [--shots DIR]
+    .venv/bin/python bench/views.py --synthetic PAPERS [--out DIR] [--shots DIR]
 
 With INPUT files, runs the real build (``kg build``, real model) into ``--out``;
 with ``--graph``, renders the views of a saved build's graph.json instead (fast,
-for iterating on the views). Then opens each view in headless Debian Chromium
+for iterating on the views); with ``--synthetic``, renders the views of the tests'
+reproducible synthetic corpus of that many papers (``tests/view_graphs.py``: no
+model, no data; its labels are "Paper 12", "concept 7", so it measures size and
+speed, not what a reader sees). Then opens each view in headless Debian Chromium
 (the flags of the browser tests, a new empty profile, every request outside the
 file blocked) and reports, per view: file size, time until the page is
 interactive (``window.kgReady``: data parsed, network drawn, labels placed, every
 control wired; measured from navigation start), what is drawn and what the page
 says it leaves out, and the mean frame time of a one-second animated zoom.
-Screenshots at 1400x900 (on opening, and with a searched node focused) go to
+Screenshots at 1400x900 (the index; each view on opening and with its most
+important node focused) go to
 ``--shots`` (not committed). Figures depend on the machine's load: measure idle.
 """
 
@@ -55,13 +60,22 @@ _FRAMES = """async () => {
 
 def build_or_load(args: argparse.Namespace) -> tuple[Path, float]:
     out = Path(args.out)
-    if args.graph:
-        graph = graph_from_json(Path(args.graph).read_text(encoding="utf-8"), args.graph)
+    if args.graph or args.synthetic:
+        if args.synthetic:
+            sys.path.insert(0, str(ROOT / "tests"))
+            from view_graphs import synthetic_graph
+
+            n = args.synthetic
+            graph = synthetic_graph(n, round(n * 3.5), per_paper=14)
+            source = f"a synthetic corpus of {n:,} papers"
+        else:
+            graph = graph_from_json(Path(args.graph).read_text(encoding="utf-8"), args.graph)
+            source = args.graph
         start = time.perf_counter()
         pages = render_views(graph)
         seconds = time.perf_counter() - start
         write_files(out, pages)
-        print(f"rendered the views of {args.graph} in {seconds:.1f} s", file=sys.stderr)
+        print(f"rendered the views of {source} in {seconds:.1f} s", file=sys.stderr)
         return out, seconds
     from kg.build import build
 
@@ -82,6 +96,11 @@ def measure(out: Path, shots: Path) -> list[dict]:
     rows = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        context = browser.new_context(viewport={"width": 1400, "height": 900})
+        index = context.new_page()
+        index.goto((out / VIEW_FILES["index"]).resolve().as_uri())
+        index.screenshot(path=str(shots / "index.png"))
+        context.close()
         for view in VIEWS:
             path = out / VIEW_FILES[view]
             context = browser.new_context(viewport={"width": 1400, "height": 900})
@@ -147,12 +166,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("inputs", nargs="*", help="input files for a real build")
     parser.add_argument("--graph", help="a saved build's graph.json instead of a build")
+    parser.add_argument("--synthetic", type=int, metavar="PAPERS", help="a synthetic corpus")
     parser.add_argument("--out", default="/tmp/kg-views-bench", help="where the pages go")
     parser.add_argument("--shots", default=str(ROOT / "bench" / "shots"), help="screenshots")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     args = parser.parse_args()
-    if bool(args.inputs) == bool(args.graph):
-        parser.error("give INPUT files or --graph, not both")
+    if sum(map(bool, (args.inputs, args.graph, args.synthetic))) != 1:
+        parser.error("give INPUT files, --graph or --synthetic: one of them")
     out, render = build_or_load(args)
     rows = measure(out, Path(args.shots))
     index = out / "index.html"

@@ -17,7 +17,13 @@ from view_graphs import PAYLOAD, SCRIPT, hostile_graph, small_graph, synthetic_g
 
 from kg.errors import KGError
 from kg.export import graph_from_json, json_text, render_views
-from kg.export.views.bounds import MAX_CONCEPTS, MAX_EDGES, VISIBLE_EDGES, weight_steps
+from kg.export.views.bounds import (
+    MAX_CONCEPTS,
+    MAX_EDGES,
+    VISIBLE_EDGES,
+    shown_weight,
+    weight_steps,
+)
 from kg.export.views.concept_map import LINKS_PER_CONCEPT
 from kg.export.views.corpus import read_corpus
 from kg.export.views.panel import NEAREST
@@ -261,6 +267,33 @@ def test_weight_steps_start_at_most_the_visible_budget():
     assert start == 0 or sum(w >= steps[start - 1] for w in weights) > VISIBLE_EDGES
 
 
+def test_weight_control_suits_cosines_crowded_near_zero():
+    """Weights in [0, 1], most of them close together: the control still has fine steps."""
+    weights = [0.04 + (i * 7919 % 20000) / 1_000_000 for i in range(20000)]  # 0.04 to 0.06
+    steps, start = weight_steps(weights)
+    assert steps[0] >= 0 and steps[-1] <= 1 and len(steps) > 30
+    shown = sum(shown_weight(w) >= steps[start] for w in weights)
+    assert VISIBLE_EDGES / 2 < shown <= VISIBLE_EDGES  # close to the budget, not a coarse jump
+
+
+def test_cosine_weights_reach_the_page_with_their_resolution():
+    g = synthetic_graph(60, 120)
+    for i, (_, _, d) in enumerate(e for e in g.edges(data=True) if e[2]["type"] == "shares"):
+        d["weight"] = round(0.02 + (i * 37 % 100) / 2500, 6)  # cosines between 0.02 and 0.06
+    pages = render_views(g)
+    data = blocks(pages["paper-map.html"])
+    ws = [e["w"] for e in data["edges"]]
+    assert all(0 < w < 0.07 for w in ws) and len(set(ws)) > 20
+    steps = data["settings"]["weight"]["steps"]
+    assert len(steps) > 20 and set(steps) <= set(ws)
+    near = [
+        n[1]
+        for p in blocks(pages["paper-concept.html"])["panel"]["papers"].values()
+        for n in p["near"]
+    ]
+    assert near and all(0 < w < 0.07 for w in near) and len(set(near)) > 10
+
+
 def test_large_views_stay_within_budgets_and_say_what_they_hide(big):
     g, pages = big
     corpus = read_corpus(g)
@@ -295,6 +328,7 @@ def test_large_views_stay_within_budgets_and_say_what_they_hide(big):
     assert len(mentions) <= VISIBLE_EDGES
     said = " ".join(graph["settings"]["bounds"])
     assert f"({len(mentions):,} of" in said and "panel lists all of them" in said
+    assert not re.search(r"\b1 (?:most confident )?methods", said), said  # "1 methods" reads badly
 
     papers = blocks(pages["paper-map.html"])
     drawn_shares = {(e["from"], e["to"]) for e in papers["edges"]}

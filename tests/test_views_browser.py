@@ -314,6 +314,59 @@ def test_weight_control_hides_weaker_links(browser, seed_views, view):
     v.close()
 
 
+def _panel_of(v: Opened) -> tuple[str, list[str], list[str]]:
+    """The node the panel shows, its section headings (upper case) and the nodes it links."""
+    detail = v.page.locator("#kg-detail")
+    heads = [h.upper() for h in detail.locator("h3").all_inner_texts()]
+    links = detail.locator("a.kg-link").evaluate_all("as => as.map(a => a.dataset.node)")
+    return detail.get_attribute("data-node"), heads, links
+
+
+@pytest.mark.model
+def test_clicking_a_concept_lists_its_papers_broader_and_narrower(browser, seed_views):
+    out, corpus = seed_views
+    v = open_view(browser, out / "concept-map.html")
+    linked = [c for c in corpus.concepts if corpus.broader[c] and corpus.papers_of[c]]
+    assert linked, "the seed build has no concept hierarchy"
+    concept = max(linked, key=lambda c: (len(corpus.papers_of[c]), c))
+    xy = v.clickable(concept)
+    if xy is None:  # hidden under another node: reach it as the search does
+        v.js("id => kgView.choose(id)", concept)
+    else:
+        v.page.mouse.click(*xy)
+    node, heads, links = _panel_of(v)
+    assert node == concept and f"BROADER ({len(corpus.broader[concept])})" in heads
+    assert set(corpus.broader[concept]) | set(corpus.papers_of[concept]) <= set(links)
+    broader = corpus.broader[concept][0]
+    v.page.locator(f"#kg-detail a.kg-link[data-node='{broader}']").first.click()
+    node, heads, links = _panel_of(v)
+    assert node == broader and f"NARROWER ({len(corpus.narrower[broader])})" in heads
+    assert concept in links and set(corpus.narrower[broader]) <= set(links)
+    v.clean()
+    v.close()
+
+
+@pytest.mark.model
+def test_weight_control_waits_for_the_links_it_filters(browser, seed_views):
+    """In the paper–concept graph it filters shared-concept links, which start switched off."""
+    out, _ = seed_views
+    v = open_view(browser, out / "paper-concept.html")
+    weight = v.page.locator("#kg-weight")
+    shares = lambda: [e["w"] for e in v.js("kgView.visibleEdges()") if e["kind"] == "shares"]  # noqa: E731
+    assert weight.is_disabled() and shares() == []
+    v.page.locator("#kg-edges-shares").check()
+    assert weight.is_enabled()
+    before = shares()
+    weight.fill(weight.get_attribute("max"))
+    after = shares()
+    assert before and after and len(after) < len(before)
+    assert all(w >= max(before) for w in after)
+    v.page.locator("#kg-edges-shares").uncheck()
+    assert weight.is_disabled() and shares() == []
+    v.clean()
+    v.close()
+
+
 @pytest.mark.model
 @pytest.mark.parametrize("view", VIEWS)
 def test_labels_are_readable_do_not_overlap_and_multiply_when_zoomed(browser, seed_views, view):

@@ -409,7 +409,7 @@
   function edgeSummary(e) {
     if (e.kind === "shares") {
       return [label(e.from) + " ↔ " + label(e.to),
-        "weight " + e.w.toFixed(2) + " · " + plural(e.n, "shared concept")]
+        "weight " + String(e.w) + " · " + plural(e.n, "shared concept")]
         .concat(explanationLines(e));
     }
     if (e.kind === "mentions") {
@@ -510,7 +510,7 @@
       section("nearest papers (" + q.near.length + (q.links > q.near.length ? " of " + q.links : "") + ")",
         q.near.map(function (n) {
           var li = el("li", null, "kg-near");
-          li.append(ref(n[0]), el("span", " — weight " + n[1].toFixed(2), "kg-meta"));
+          li.append(ref(n[0]), el("span", " — weight " + String(n[1]), "kg-meta"));
           if (n[2]) li.append(el("div", "shares " + n[2], "kg-why"));
           return li;
         }));
@@ -777,11 +777,17 @@
   $("kg-weight-label").textContent = "min " + S.weight.label;
   weight.max = String(Math.max(steps.length - 1, 0));
   weight.value = String(S.weight.start);
-  weight.disabled = steps.length < 2;
+  function weightUsable() {  // the control filters one kind of link; off while those are off
+    var usable = steps.length >= 2 && state.edgeOn[S.weight.kind] !== false;
+    weight.disabled = !usable;
+    $("kg-weight-control").title = steps.length < 2 ? "All these links have the same weight"
+      : usable ? "" : "Switch on the " + EDGE_NAMES[S.weight.kind] + " to use this";
+  }
+  weightUsable();
   function readWeight() {
     var i = Number(weight.value);
     state.minWeight = threshold(i);
-    weightValue.textContent = "≥ " + (Number.isInteger(steps[i]) ? steps[i] : steps[i].toFixed(2));
+    weightValue.textContent = "≥ " + String(steps[i]);  // as rounded in Python: shown_weight
   }
   weight.addEventListener("input", function () { readWeight(); refresh(); });
   readWeight();
@@ -796,7 +802,7 @@
     box.type = "checkbox";
     box.id = "kg-edges-" + kind;
     box.checked = state.edgeOn[kind] !== false;
-    box.addEventListener("change", function () { state.edgeOn[kind] = box.checked; refresh(); });
+    box.addEventListener("change", function () { state.edgeOn[kind] = box.checked; weightUsable(); refresh(); });
     lab.append(box, el("span", null, "kg-line kg-line-" + kind), el("span", EDGE_NAMES[kind]));
     toggles.append(lab);
   });

@@ -10,6 +10,8 @@ concepts; every cut is stated on the page.
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
@@ -23,6 +25,7 @@ __all__ = [
     "weight_steps",
     "top_by_count",
     "plural",
+    "shown_weight",
 ]
 
 #: Edges visible when a page opens; the weight control starts at the lowest
@@ -58,38 +61,43 @@ def strongest_per_node(
     return sorted(ranked[:limit])
 
 
+def shown_weight(w: float) -> float:
+    """A weight as the page shows and compares it: two decimals, three significant digits below 1.
+
+    Shared-concept weights may be cosines in [0, 1] crowded near zero, or sums
+    of specificities above 1; either way neighbouring weights stay apart.
+
+    >>> shown_weight(2.7927), shown_weight(0.30549), shown_weight(0.034512), shown_weight(0.0)
+    (2.79, 0.305, 0.0345, 0.0)
+    """
+    if w == 0 or not math.isfinite(w):
+        return float(w)
+    return round(w, max(2, 2 - math.floor(math.log10(abs(w)))))
+
+
 def weight_steps(weights: Sequence[float], visible: int = VISIBLE_EDGES) -> tuple[list[float], int]:
     """Thresholds for the weight control and the one it starts at.
 
-    The thresholds are the distinct weights (quantiles when there are many);
-    the start is the lowest one that shows at most ``visible`` edges.
+    The thresholds are the distinct weights as shown (:func:`shown_weight`;
+    quantiles when there are many); the start is the lowest one that shows at
+    most ``visible`` edges.
     """
-    distinct = sorted(set(round(w, 2) for w in weights))
+    weights = [shown_weight(w) for w in weights]
+    distinct = sorted(set(weights))
     if not distinct:
         return [0.0], 0
     if len(distinct) > _STEPS:
-        ordered = sorted(round(w, 2) for w in weights)
+        ordered = sorted(weights)
         picks = {ordered[i * (len(ordered) - 1) // (_STEPS - 1)] for i in range(_STEPS)}
         distinct = sorted(picks)
     ordered = sorted(weights)
     start = 0
     for i, t in enumerate(distinct):
-        shown = len(ordered) - _first_at_least(ordered, t)
+        shown = len(ordered) - bisect_left(ordered, t)
         start = i
         if shown <= visible:
             break
     return distinct, start
-
-
-def _first_at_least(ordered: Sequence[float], t: float) -> int:
-    lo, hi = 0, len(ordered)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if round(ordered[mid], 2) < t:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
 
 
 def top_by_count(items: Iterable[K], count: Callable[[K], int], budget: int) -> tuple[list[K], int]:

@@ -118,7 +118,12 @@ def concept_map(corpus: Corpus) -> Drawn:
         edges=edges,
         settings={
             "types": present,
-            "weight": {"label": "papers sharing both", "steps": steps, "start": start},
+            "weight": {
+                "label": "papers sharing both",
+                "kind": "cooccurs",
+                "steps": steps,
+                "start": start,
+            },
             "edge_kinds": ["cooccurs", "broader"],
         },
         bounds=bounds,

@@ -24,6 +24,7 @@ from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 from pyvis.network import Network
 
+from kg.export.views.bounds import shown_weight
 from kg.export.views.corpus import weight_of
 from kg.export.views.layout import SEED
 
@@ -138,7 +139,7 @@ def shares_edge(
         "width": width,
         "color": {"color": EDGE_COLORS["shares"], "opacity": 0.45},
         "kind": "shares",
-        "w": round(weight_of(d), 2),
+        "w": shown_weight(weight_of(d)),
         "why": str(d.get("explanation") or ", ".join(str(s) for s in shared)),
         "how": [str(h) for h in d.get("how") or ()],
         "n": len(shared),

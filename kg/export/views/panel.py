@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kg.export.views.bounds import shown_weight
 from kg.export.views.corpus import KINDS, Corpus
 
 __all__ = ["panel_data", "ROLES", "NEAREST"]
@@ -56,7 +57,7 @@ def _paper(corpus: Corpus, paper: str) -> dict[str, Any]:
     for other, w in corpus.neighbours[paper][:NEAREST]:
         edge = corpus.shares[min(paper, other), max(paper, other)]
         why = edge.get("explanation") or ", ".join(str(s) for s in edge.get("shared") or ())
-        near.append([other, round(w, 2), str(why)])
+        near.append([other, shown_weight(w), str(why)])
     return {
         "label": label,
         "title": str(d.get("title") or label),

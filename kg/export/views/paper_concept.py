@@ -120,9 +120,10 @@ def paper_concept(corpus: Corpus) -> Drawn:
         )
     if cap is not None:
         bounds.append(
-            f"Each paper shows at most its most confident field and its {cap - 1} most "
-            f"confident methods or problems among these ({len(mentions):,} of {total:,} "
-            "links); its panel lists all of them."
+            "Each paper shows at most its most confident field and its most confident "
+            + ("method or problem" if cap == 2 else f"{cap - 1} methods or problems")
+            + f" among these ({len(mentions):,} of {total:,} links); "
+            "its panel lists all of them."
         )
     if len(papers) < len(corpus.papers):
         bounds.append(
@@ -137,7 +138,12 @@ def paper_concept(corpus: Corpus) -> Drawn:
         edges=edges,
         settings={
             "types": present,
-            "weight": {"label": "shared-concept weight", "steps": steps, "start": start},
+            "weight": {
+                "label": "shared-concept weight",
+                "kind": "shares",
+                "steps": steps,
+                "start": start,
+            },
             "edge_kinds": ["mentions", "shares", "broader"],
             "edges_off": ["shares", "broader"],
         },

@@ -90,7 +90,12 @@ def paper_map(corpus: Corpus) -> Drawn:
         settings={
             "types": ["paper"],
             "areas": areas,
-            "weight": {"label": "shared-concept weight", "steps": steps, "start": start},
+            "weight": {
+                "label": "shared-concept weight",
+                "kind": "shares",
+                "steps": steps,
+                "start": start,
+            },
             "groups": _groups(corpus, layout),
             "edge_kinds": ["shares"],
         },
