@@ -153,9 +153,9 @@ def main() -> int:
 
     folds = StratifiedKFold(FOLDS, shuffle=True, random_state=SEED)
     oof = np.zeros((len(gold), len(areas)))
-    for train, test in folds.split(doc, truth):
-        model = train(doc[train], raw[train], y[train], areas)
-        oof[test] = model.log_scores(doc[test], raw[test], area_raw[test])
+    for fit, held in folds.split(doc, truth):
+        model = train(doc[fit], raw[fit], y[fit], areas)
+        oof[held] = model.log_scores(doc[held], raw[held], area_raw[held])
     zero_shot = accuracy(area_raw, truth, iclr_of)
     top1, top3 = accuracy(oof, truth, iclr_of)
 
