@@ -94,7 +94,8 @@ class _Progress:
             if (stage, pct // 10) == self.last and done != total:
                 return
             self.last = (stage, pct // 10)
-            msg = f"{stage}: {done}/{total} papers"
+            unit = "focus nodes" if stage == "validating" else "papers"
+            msg = f"{stage}: {done:,}/{total:,} {unit}"
         else:
             msg = f"{stage}…"
         elapsed = time.monotonic() - self.start

@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from pathlib import Path
-
 import pytest
 from rdflib import Graph
 from rdflib.compare import graph_diff, isomorphic, to_isomorphic
 
 from kg.export import turtle_text
 from kg.extract.phrases import is_generic
-from kg.model import Kind, Role
-from kg.query import run_query
+from kg.model import Kind
 
-ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.model
 
 
@@ -57,51 +52,3 @@ def test_turtle_reparses_to_an_isomorphic_graph(seeds):
     if not isomorphic(seeds.rdf, again):
         _, only_built, only_parsed = graph_diff(to_isomorphic(seeds.rdf), to_isomorphic(again))
         pytest.fail(f"lost {sorted(only_built)[:3]}, gained {sorted(only_parsed)[:3]}")
-
-
-def _query(seeds, name):
-    result = run_query(seeds.out, (ROOT / "queries" / name).read_text(encoding="utf-8"))
-    return list(result.columns), result.values()
-
-
-def test_proposed_methods_query_lists_every_proposes_link(seeds):
-    label = {c.key: c.label for c in seeds.kg.concepts}
-    expected = sorted(
-        [seeds.kg.labels[link.paper_id], label[link.concept_key]]
-        for link in seeds.kg.links
-        if link.role is Role.PROPOSES
-    )
-    columns, rows = _query(seeds, "proposed-methods.rq")
-    assert columns == ["paper", "method"] and rows == expected and rows
-
-
-def test_shared_concepts_query_counts_papers_per_concept(seeds):
-    kinds = {c.key: c for c in seeds.kg.concepts if c.kind is not Kind.FIELD}
-    papers = Counter(link.concept_key for link in seeds.kg.links if link.concept_key in kinds)
-    expected = sorted(
-        ([kinds[k].label, kinds[k].kind.value, str(n)] for k, n in papers.items() if n > 1),
-        key=lambda r: (-int(r[2]), r[0]),
-    )
-    assert _query(seeds, "shared-concepts.rq")[1] == expected
-
-
-def test_papers_by_area_counts_each_paper_once(seeds):
-    _, rows = _query(seeds, "papers-by-area.rq")
-    areas = {f.label for f in seeds.kg.taxonomy.top_level()}
-    assert {area for area, _ in rows} <= areas
-    assert sum(int(n) for _, n in rows) == len(seeds.kg.papers)
-
-
-def test_evidence_query_returns_every_link(seeds):
-    columns, rows = _query(seeds, "evidence.rq")
-    assert columns == ["paper", "role", "concept", "confidence", "evidence"]
-    assert len(rows) == len(seeds.kg.links)
-    text = {seeds.kg.labels[p.id]: p.text for p in seeds.kg.papers}
-    assert all(evidence in text[paper] for paper, _, _, _, evidence in rows)
-    label = {c.key: c.label for c in seeds.kg.concepts}
-    expected = sorted(
-        (seeds.kg.labels[x.paper_id], label[x.concept_key], round(x.score, 4), x.sentence)
-        for x in seeds.kg.links
-    )
-    got = sorted((paper, concept, float(c), ev) for paper, _, concept, c, ev in rows)
-    assert got == expected

@@ -98,15 +98,22 @@ def test_serve_answers_sparql_clients_read_only(fake_build):
     assert "read-only at http://127.0.0.1:" in process.stderr.read()
 
 
-@pytest.mark.model
-def test_every_shipped_query_gives_the_same_rows_through_serve(seed_build):
-    with serving(seed_build.out) as (url, _):
+@pytest.mark.parametrize(
+    "which", ["fake_build", pytest.param("seed_build", marks=pytest.mark.model)]
+)
+def test_every_shipped_query_gives_the_same_rows_through_serve(which, request):
+    """Every file in queries/ (tests/test_queries.py checks the rows themselves)."""
+    build = request.getfixturevalue(which)
+    answered = 0
+    with serving(build.out) as (url, _):
         for query_file in QUERIES:
             text = query_file.read_text(encoding="utf-8")
-            ours = run_query(seed_build.out, text)
+            ours = run_query(build.out, text)
             columns, rows = client_rows(url, text)
             assert columns == list(ours.columns), query_file.name
             assert rows == ours.values(), query_file.name
+            answered += bool(rows)
+    assert answered > len(QUERIES) // 2  # most queries have rows on the seeds
 
 
 @pytest.mark.parametrize("query_file", QUERIES, ids=lambda p: p.name)

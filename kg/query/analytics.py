@@ -88,7 +88,18 @@ class Stats:
 
 
 def _subgraph(G: nx.Graph, kind: str) -> nx.Graph:
-    return G.edge_subgraph((u, v) for u, v, d in G.edges(data=True) if d.get("type") == kind)
+    """A new graph of the edges of ``kind``, nodes and edges in sorted order.
+
+    Not a subgraph view: a view's nodes iterate in the order of a set of
+    strings, which changes with Python's hash seed, and Louvain and sampled
+    betweenness depend on node order even when seeded.
+    """
+    import networkx as nx
+
+    H = nx.Graph()
+    edges = (sorted((u, v)) + [d] for u, v, d in G.edges(data=True) if d.get("type") == kind)
+    H.add_edges_from(sorted(edges, key=lambda e: (e[0], e[1])))
+    return H
 
 
 def graph_stats(G: nx.Graph, *, top: int = 10, neighbours: int = 3, seed: int = 0) -> Stats:
@@ -103,7 +114,10 @@ def graph_stats(G: nx.Graph, *, top: int = 10, neighbours: int = 3, seed: int = 
     degree = {c: mentions.degree(c) for c in extracted if c in mentions}
     by_degree = sorted(degree, key=lambda c: (-degree[c], label[c], c))[:top]
     # Betweenness over papers and their methods and problems: fields would join everything.
-    bipartite = mentions.subgraph([n for n in mentions if n in extracted or n in set(papers)])
+    keep = extracted | set(papers)
+    bipartite = nx.Graph()
+    bipartite.add_nodes_from(sorted(n for n in mentions if n in keep))
+    bipartite.add_edges_from((u, v) for u, v in mentions.edges if u in keep and v in keep)
     k = None if bipartite.number_of_nodes() <= EXACT_BETWEENNESS else EXACT_BETWEENNESS // 4
     between = nx.betweenness_centrality(bipartite, k=k, seed=seed) if len(bipartite) else {}
     ranked = sorted((c for c in between if c in extracted), key=lambda c: (-between[c], c))[:top]
