@@ -189,11 +189,6 @@ def _inside(short: str, long: str) -> bool:
     return f" {short.lower()} " in f" {long.lower()} " and short.lower() != long.lower()
 
 
-def _headless_part(short: str, long: str) -> bool:
-    """A part of a phrase that leaves out its head, so names something else or nothing."""
-    return _inside(short, long) and not f" {long.lower()}".endswith(f" {short.lower()}")
-
-
 def select_mentions(
     scored: list[Scored],
     sentences: Sequence[str],
@@ -294,8 +289,6 @@ def weak_mentions(
             continue
         if variant_key(c.text) in taken or names_quantity(c.text) or is_generic(c.text):
             continue
-        if any(_headless_part(c.text, m.text) for m in chosen):
-            continue  # "heavy-tailed gradient" of "heavy-tailed gradient noise"
         taken.add(variant_key(c.text))
         role = Role.ADDRESSES if s.likeliest is Kind.PROBLEM else Role.USES
         out.append(
