@@ -7,7 +7,6 @@ with progress on stderr and a summary.
 from __future__ import annotations
 
 import functools
-import hashlib
 import shutil
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -23,6 +22,7 @@ from rdflib import Graph
 import kg as _kg
 from kg import export, query
 from kg.concepts import canonicalize
+from kg.digest import file_sha256
 from kg.errors import OutputError, ValidationError
 from kg.extract import (
     MODEL_NAME,
@@ -192,7 +192,7 @@ def _provenance(
 ) -> Provenance:
     """What the graph is a function of: kg, the model, the input files, the taxonomy, the knobs."""
     files = dict.fromkeys(p.source.rpartition(":")[0] or p.source for p in papers if p.source)
-    inputs = tuple((name, _sha256(Path(name))) for name in files if Path(name).is_file())
+    inputs = tuple((name, file_sha256(Path(name))) for name in files if Path(name).is_file())
     taxonomy_file = Path(taxonomy_path) if taxonomy_path else DEFAULT_TAXONOMY
     shown = str(taxonomy_path) if taxonomy_path else "ontology/fields.ttl (shipped with kg)"
     knobs = [(f"extract.{k}", v) for k, v in asdict(settings).items()]
@@ -206,7 +206,7 @@ def _provenance(
         model=str(name),
         model_sha256=digest,
         inputs=inputs,
-        taxonomy=(shown, _sha256(taxonomy_file)),
+        taxonomy=(shown, file_sha256(taxonomy_file)),
         settings=tuple(sorted(knobs)),
         generated_at=generated_at,
         title=_heading(papers),
@@ -218,14 +218,6 @@ def _heading(papers: Sequence[Paper]) -> str:
     venues = sorted({f"{p.venue or ''} {p.year or ''}".strip() for p in papers} - {""})
     where = f" {', '.join(venues)}" if 0 < len(venues) <= 3 else ""
     return f"kg: {len(papers)}{where} papers"
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def check(graph: Graph, mode: Validation = "auto") -> ValidationReport:

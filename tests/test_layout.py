@@ -37,6 +37,7 @@ RANKS: tuple[tuple[str, ...], ...] = (
         "kg.taxonomy",
         "kg.vocab",
         "kg.offline",
+        "kg.digest",
     ),
     ("kg.ingest",),
     ("kg.extract",),

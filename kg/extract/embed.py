@@ -12,13 +12,13 @@ tests satisfy with a fast deterministic fake.
 
 from __future__ import annotations
 
-import hashlib
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from kg.digest import file_sha256
 from kg.errors import ModelError
 from kg.offline import offline
 
@@ -75,14 +75,6 @@ class Embedder(Protocol):
         ...
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def model_dir() -> Path:
     """Where the packaged model lives; raises :class:`ModelError` if absent."""
     try:
@@ -117,7 +109,7 @@ def verify_model(path: Path) -> None:
         if not file.is_file():
             raise refuse(f"has no {name}")
         try:
-            actual = _sha256(file)
+            actual = file_sha256(file)
         except OSError as exc:
             raise refuse(f"cannot be read ({name}: {exc.strerror})") from exc
         if actual != expected:

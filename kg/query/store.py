@@ -31,6 +31,7 @@ from typing import Any
 from rdflib import BNode, Literal, URIRef
 from rdflib.term import Node
 
+from kg.digest import file_sha256
 from kg.errors import KGError, QueryError
 
 __all__ = [
@@ -176,11 +177,7 @@ def stale(store_dir: Path, rdf_file: Path) -> str | None:
         return f"{rdf_file.name} changed since the store was written"
     if record.get("mtime_ns") == info.st_mtime_ns:
         return None
-    digest = hashlib.sha256()
-    with rdf_file.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    if digest.hexdigest() != record.get("sha256"):
+    if file_sha256(rdf_file) != record.get("sha256"):
         return f"{rdf_file.name} changed since the store was written"
     return None
 
