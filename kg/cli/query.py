@@ -1,0 +1,222 @@
+"""The commands that read a built graph: ``kg query``, ``validate``, ``serve`` and ``stats``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from kg.cli.app import Progress, UserError, cli, graph_argument
+
+
+@cli.command()
+@click.argument("query_or_file")
+@click.option(
+    "--graph",
+    "graph_path",
+    default="output",
+    show_default=True,
+    type=click.Path(path_type=Path),
+    help="A build directory, its kg.ttl (or any .ttl/.nt file), or a kg.oxigraph store.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "csv", "tsv", "json", "turtle", "ntriples"]),
+    default="table",
+    show_default=True,
+    help="table: IRIs with prefixes, long values wrapped; csv/tsv/json: full IRIs; "
+    "turtle/ntriples: CONSTRUCT and DESCRIBE results.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0),
+    default=300,
+    show_default=True,
+    help="Stop the query after this many seconds (0: no limit).",
+)
+@click.option(
+    "--bind",
+    "binds",
+    multiple=True,
+    metavar="VAR=VALUE",
+    help='Give a variable a value (a prefixed name, <IRI>, "text" or a number), '
+    "e.g. --bind paper=paper:p-1; repeatable.",
+)
+@click.option(
+    "--allow-service",
+    is_flag=True,
+    help="Allow SERVICE clauses, which send part of the query to other endpoints over the "
+    "network (refused by default).",
+)
+def query(
+    query_or_file: str,
+    graph_path: Path,
+    fmt: str,
+    timeout: float,
+    binds: tuple[str, ...],
+    allow_service: bool,
+) -> None:
+    """Run a SPARQL query (text or a .rq file) over the built graph, read-only."""
+    from kg.query import format_result, parse_term, run_query
+
+    text = _query_text(query_or_file)
+    bindings = {}
+    for bind in binds:
+        name, sep, value = bind.partition("=")
+        if not sep or not name.strip().lstrip("?$"):
+            raise UserError(f"--bind {bind!r}: expected VAR=VALUE, e.g. paper=paper:p-1")
+        bindings[name.strip().lstrip("?$")] = parse_term(value)
+    result = run_query(
+        graph_path,
+        text,
+        timeout=timeout or None,
+        allow_service=allow_service,
+        bindings=bindings,
+    )
+    if result.note:
+        click.echo(f"kg: note: {result.note}", err=True)
+    click.echo(format_result(result, fmt), nl=False)
+
+
+def _query_text(query_or_file: str) -> str:
+    """The query: the file's text when the argument names a file, else the argument itself."""
+    path = Path(query_or_file)
+    if _is_file(path):
+        try:
+            return path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UserError(f"{path}: cannot read the query file ({exc})") from exc
+    looks_like_a_file = not any(c.isspace() for c in query_or_file) and (
+        path.suffix.lower() in (".rq", ".sparql") or "/" in query_or_file
+    )
+    if looks_like_a_file:
+        raise UserError(
+            f"{query_or_file}: no such query file; pass an existing .rq file or the query text"
+        )
+    return query_or_file
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a long query string is not a valid file name
+        return False
+
+
+@cli.command()
+@graph_argument("FILE")
+@click.option(
+    "--mode",
+    type=click.Choice(["auto", "full", "batch", "sample"]),
+    default="auto",
+    show_default=True,
+    help="full: one pyshacl run; batch: every node, in bounded memory; sample: some nodes of "
+    "each class (auto: full up to 150,000 triples, else sample).",
+)
+@click.option(
+    "--sample-size",
+    type=click.IntRange(min=1),
+    default=200,
+    show_default=True,
+    help="Focus nodes per class for --mode sample.",
+)
+@click.option(
+    "--batch-size",
+    type=click.IntRange(min=1),
+    default=2000,
+    show_default=True,
+    help="Focus nodes per pyshacl run for --mode batch and sample.",
+)
+def validate(graph_path: Path, mode: str, sample_size: int, batch_size: int) -> None:
+    """Check a graph (a build directory, kg.ttl or a store) against ontology/shapes.ttl."""
+    from kg.graph import FULL_LIMIT
+    from kg.graph import validate as run_validate
+    from kg.query import StoreTriples, load_rdf, open_store
+
+    opened = open_store(graph_path)
+    if opened.note:
+        click.echo(f"kg: note: {opened.note}", err=True)
+    chosen: Any = mode
+    if mode == "auto":
+        chosen = "full" if len(opened.store) <= FULL_LIMIT else "sample"
+    source: Any = load_rdf(graph_path) if chosen == "full" else StoreTriples(opened.store)
+    progress = Progress()
+
+    def step(done: int, total: int) -> None:
+        progress("validating", done, total)
+
+    try:
+        report = run_validate(
+            source,
+            chosen,
+            sample_size=sample_size,
+            batch_size=batch_size,  # type: ignore[arg-type]
+            progress=step,
+        )
+    finally:
+        progress.close()
+    for result in report.results:
+        click.echo(f"{result.severity}: {result}")
+    click.echo(f"{graph_path}: {report.summary()}")
+    if not report.conforms:
+        sys.exit(1)
+
+
+@cli.command()
+@graph_argument("DIR")
+@click.option("--port", type=click.IntRange(1, 65535), default=7878, show_default=True)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0),
+    default=300,
+    show_default=True,
+    help="Seconds after which the server stops a query (0: no limit).",
+)
+def serve(graph_path: Path, port: int, timeout: float) -> None:
+    """Serve the built graph as a read-only SPARQL 1.1 endpoint on 127.0.0.1 (Oxigraph)."""
+    from kg.query import endpoint
+
+    server = endpoint(graph_path, port=port, timeout=timeout or None)
+    click.echo(
+        f"kg: serving {server.store} read-only at {server.url} (SPARQL 1.1 Protocol); "
+        "Ctrl-C stops it",
+        err=True,
+    )
+    try:
+        process = subprocess.Popen(server.command)
+    except OSError as exc:
+        raise UserError(f"cannot start the Oxigraph server: {exc}") from exc
+    try:
+        code = process.wait()
+    except KeyboardInterrupt:
+        process.terminate()
+        process.wait()
+        click.echo("\nkg: server stopped", err=True)
+        return
+    if code:
+        raise UserError(
+            f"the Oxigraph server exited with status {code} (is port {port} in use? try --port)"
+        )
+
+
+@cli.command()
+@graph_argument("DIR")
+@click.option("--top", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option(
+    "--neighbours",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    help="Nearest neighbours shown per paper.",
+)
+def stats(graph_path: Path, top: int, neighbours: int) -> None:
+    """Top concepts by degree and betweenness, communities, each paper's nearest neighbours."""
+    from kg.query import format_stats, graph_stats, load_graph
+
+    click.echo(
+        format_stats(graph_stats(load_graph(graph_path), top=top, neighbours=neighbours)), nl=False
+    )
