@@ -214,10 +214,7 @@ def _provenance(
 
 
 def _heading(papers: Sequence[Paper]) -> str:
-    """ "kg: 37 NeurIPS 2026 papers" when the input names at most three venues."""
-    venues = sorted({f"{p.venue or ''} {p.year or ''}".strip() for p in papers} - {""})
-    where = f" {', '.join(venues)}" if 0 < len(venues) <= 3 else ""
-    return f"kg: {len(papers)}{where} papers"
+    return export.heading(len(papers), [(p.venue, p.year) for p in papers])
 
 
 def check(graph: Graph, mode: Validation = "auto") -> ValidationReport:

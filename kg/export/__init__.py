@@ -16,7 +16,7 @@ from kg.export.serialize import (
     turtle_text,
 )
 from kg.export.sizes import SIZE_WARNINGS, size_warnings
-from kg.export.views import VIEW_FILES, render_views
+from kg.export.views import VIEW_FILES, heading, render_views
 
 __all__ = [
     "turtle_text",
@@ -26,6 +26,7 @@ __all__ = [
     "json_text",
     "graph_from_json",
     "render_views",
+    "heading",
     "VIEW_FILES",
     "write_files",
     "Content",

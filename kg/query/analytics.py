@@ -18,7 +18,6 @@ README's "Analytics from Python" lists its node and edge attributes.
 
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -26,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kg.errors import QueryError
+from kg.errors import KGError, QueryError
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -50,17 +49,18 @@ def load_graph(path: str | Path = "output") -> nx.Graph:
     Raises:
         QueryError: No ``graph.json`` at ``path``, or it is not node-link JSON.
     """
-    import networkx as nx
+    from kg.export import graph_from_json
 
     path = Path(path)
     file = path / "graph.json" if path.is_dir() else path
     if not file.is_file():
         raise QueryError(f"no graph at {file}; run `kg build` first or pass the build directory")
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-        return nx.node_link_graph(data, edges="edges")
-    except (ValueError, KeyError, TypeError) as exc:
-        raise QueryError(f"{file} is not a kg graph.json (node-link JSON): {exc}") from exc
+        return graph_from_json(file.read_text(encoding="utf-8"), source=str(file))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise QueryError(f"{file}: cannot read it ({exc})") from exc
+    except KGError as exc:
+        raise QueryError(str(exc)) from exc
 
 
 @dataclass(frozen=True)

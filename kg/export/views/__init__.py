@@ -23,14 +23,14 @@ from collections.abc import Callable
 import networkx as nx
 
 from kg.export.views.concept_map import concept_map
-from kg.export.views.corpus import Corpus, default_heading, read_corpus
+from kg.export.views.corpus import Corpus, default_heading, heading, read_corpus
 from kg.export.views.index import render_index
 from kg.export.views.page import VIEWS, Drawn, json_block, render_page
 from kg.export.views.panel import panel_data
 from kg.export.views.paper_concept import paper_concept
 from kg.export.views.paper_map import paper_map
 
-__all__ = ["render_views", "VIEW_FILES", "VIEWS", "INDEX"]
+__all__ = ["render_views", "heading", "VIEW_FILES", "VIEWS", "INDEX"]
 
 INDEX = "index.html"
 #: View key -> the module function that decides what it draws; one line per view.

@@ -14,7 +14,7 @@ import math
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 __all__ = [
     "VISIBLE_EDGES",
@@ -22,6 +22,7 @@ __all__ = [
     "MAX_PAPERS",
     "MAX_CONCEPTS",
     "strongest_per_node",
+    "weight_control",
     "weight_steps",
     "top_by_count",
     "plural",
@@ -98,6 +99,12 @@ def weight_steps(weights: Sequence[float], visible: int = VISIBLE_EDGES) -> tupl
         if shown <= visible:
             break
     return distinct, start
+
+
+def weight_control(label: str, kind: str, weights: Sequence[float]) -> dict[str, Any]:
+    """The page's minimum-weight control over the edges of ``kind``: label, steps, start."""
+    steps, start = weight_steps(weights)
+    return {"label": label, "kind": kind, "steps": steps, "start": start}
 
 
 def top_by_count(items: Iterable[K], count: Callable[[K], int], budget: int) -> tuple[list[K], int]:

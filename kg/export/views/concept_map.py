@@ -21,18 +21,11 @@ from kg.export.views.bounds import (
     MAX_EDGES,
     plural,
     top_by_count,
-    weight_steps,
+    weight_control,
 )
 from kg.export.views.corpus import KINDS, Corpus
 from kg.export.views.layout import community_layout
-from kg.export.views.page import (
-    COLORS,
-    EDGE_COLORS,
-    SHAPES,
-    Drawn,
-    broader_edges,
-    percentile_widths,
-)
+from kg.export.views.page import EDGE_COLORS, Drawn, broader_edges, node, percentile_widths
 
 __all__ = ["concept_map", "LINKS_PER_CONCEPT"]
 
@@ -44,13 +37,7 @@ def concept_map(corpus: Corpus) -> Drawn:
     count = {c: len(corpus.papers_of[c]) for c in corpus.concepts}
     with_papers = [c for c in corpus.concepts if count[c] > 0]
     top, least = top_by_count(with_papers, count.__getitem__, MAX_CONCEPTS)
-    shown = set(top)
-    stack = list(top)
-    while stack:  # broader concepts join the map even without papers of their own
-        for b in corpus.broader[stack.pop()]:
-            if b not in shown:
-                shown.add(b)
-                stack.append(b)
+    shown = _with_broader(corpus, top)
     drawn = [c for c in corpus.concepts if c in shown]
 
     together: Counter[tuple[str, str]] = Counter()
@@ -66,22 +53,16 @@ def concept_map(corpus: Corpus) -> Drawn:
     G.add_weighted_edges_from((c, b, 1.0) for c, b in hierarchy if not G.has_edge(c, b))
     layout = community_layout(G)
 
-    nodes = []
-    for c in drawn:
-        kind = corpus.kind(c)
-        x, y = layout.positions[c]
-        nodes.append(
-            {
-                "id": c,
-                "x": x,
-                "y": y,
-                "shape": SHAPES.get(kind, "dot"),
-                "size": round(6 + 3.2 * math.sqrt(count[c]), 1),
-                "color": COLORS.get(kind, "#888888"),
-                "kind": kind,
-                "rank": count[c] + G.degree(c) / 1000,
-            }
+    nodes = [
+        node(
+            c,
+            corpus.kind(c),
+            layout.positions[c],
+            6 + 3.2 * math.sqrt(count[c]),
+            count[c] + G.degree(c) / 1000,
         )
+        for c in drawn
+    ]
     widths = percentile_widths([float(together[e]) for e in kept], hi=4.5)
     edges = [
         {
@@ -96,21 +77,7 @@ def concept_map(corpus: Corpus) -> Drawn:
         for i, (a, b) in enumerate(kept)
     ]
     edges += broader_edges(hierarchy)
-    bounds = []
-    if len(top) < len(with_papers):
-        extra = len(drawn) - len(top)
-        bounds.append(
-            f"This map draws the {len(top):,} concepts found in at least "
-            f"{plural(least, 'paper')}, of {len(with_papers):,}"
-            + (f", and {plural(extra, 'broader concept')} of theirs" if extra else "")
-            + "; search and the panel reach every concept."
-        )
-    if len(kept) < len(together):
-        bounds.append(
-            f"Each concept keeps its {LINKS_PER_CONCEPT} strongest co-occurrence links: "
-            f"{len(kept):,} of {len(together):,} are in this page."
-        )
-    steps, start = weight_steps([float(together[e]) for e in kept])
+    bounds = _bounds(len(top), len(drawn), len(with_papers), least, len(kept), len(together))
     present = [k for k in KINDS if any(corpus.kind(c) == k for c in drawn)]
     return Drawn(
         view="concept-map",
@@ -118,16 +85,44 @@ def concept_map(corpus: Corpus) -> Drawn:
         edges=edges,
         settings={
             "types": present,
-            "weight": {
-                "label": "papers sharing both",
-                "kind": "cooccurs",
-                "steps": steps,
-                "start": start,
-            },
+            "weight": weight_control(
+                "papers sharing both", "cooccurs", [float(together[e]) for e in kept]
+            ),
             "edge_kinds": ["cooccurs", "broader"],
         },
         bounds=bounds,
     )
+
+
+def _with_broader(corpus: Corpus, top: list[str]) -> set[str]:
+    """``top`` and every broader concept above them, even those without papers of their own."""
+    shown = set(top)
+    stack = list(top)
+    while stack:
+        for b in corpus.broader[stack.pop()]:
+            if b not in shown:
+                shown.add(b)
+                stack.append(b)
+    return shown
+
+
+def _bounds(top: int, drawn: int, with_papers: int, least: int, kept: int, links: int) -> list[str]:
+    """What the bounded map leaves out, in sentences."""
+    bounds = []
+    if top < with_papers:
+        extra = drawn - top
+        bounds.append(
+            f"This map draws the {top:,} concepts found in at least "
+            f"{plural(least, 'paper')}, of {with_papers:,}"
+            + (f", and {plural(extra, 'broader concept')} of theirs" if extra else "")
+            + "; search and the panel reach every concept."
+        )
+    if kept < links:
+        bounds.append(
+            f"Each concept keeps its {LINKS_PER_CONCEPT} strongest co-occurrence links: "
+            f"{kept:,} of {links:,} are in this page."
+        )
+    return bounds
 
 
 def _strongest(

@@ -8,7 +8,7 @@ the NetworkX graph of a build (:func:`kg.graph.to_networkx`, or the
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -17,7 +17,7 @@ import networkx as nx
 
 from kg.errors import KGError
 
-__all__ = ["Corpus", "read_corpus", "KINDS", "default_heading"]
+__all__ = ["Corpus", "read_corpus", "KINDS", "default_heading", "heading"]
 
 #: Concept kinds in the order the views list them.
 KINDS = ("method", "problem", "field")
@@ -177,10 +177,12 @@ def read_corpus(graph: nx.Graph) -> Corpus:
 
 def default_heading(corpus: Corpus) -> str:
     """ "kg: 37 NeurIPS 2026 papers" when the papers name at most three venues."""
-    venues = set()
-    for p in corpus.papers:
-        d = corpus.attrs[p]
-        venues.add(f"{d.get('venue') or ''} {d.get('year') or ''}".strip())
-    named = sorted(venues - {""})
+    attrs = [corpus.attrs[p] for p in corpus.papers]
+    return heading(len(attrs), [(d.get("venue"), d.get("year")) for d in attrs])
+
+
+def heading(n_papers: int, venues: Iterable[tuple[Any, Any]]) -> str:
+    """ "kg: 37 NeurIPS 2026 papers" from each paper's (venue, year), when at most three."""
+    named = sorted({f"{venue or ''} {year or ''}".strip() for venue, year in venues} - {""})
     where = f" {', '.join(named)}" if 0 < len(named) <= 3 else ""
-    return f"kg: {len(corpus.papers)}{where} papers"
+    return f"kg: {n_papers}{where} papers"

@@ -29,6 +29,7 @@ from kg.export.views.corpus import weight_of
 from kg.export.views.layout import SEED
 
 __all__ = [
+    "node",
     "COLORS",
     "SHAPES",
     "AREA_COLORS",
@@ -116,6 +117,31 @@ def json_block(data: Any) -> Markup:
     return htmlsafe_json_dumps(
         data, dumps=json.dumps, sort_keys=True, ensure_ascii=False, separators=(",", ":")
     )
+
+
+def node(
+    node_id: str,
+    kind: str,
+    position: tuple[float, float],
+    size: float,
+    rank: float,
+    color: str | None = None,
+) -> dict[str, Any]:
+    """A vis-network node at its precomputed position, shaped and coloured by its type.
+
+    ``rank`` orders the labels the page shows first; ``color`` overrides the type's.
+    """
+    x, y = position
+    return {
+        "id": node_id,
+        "x": x,
+        "y": y,
+        "shape": SHAPES.get(kind, "dot"),
+        "size": round(size, 1),
+        "color": color or COLORS.get(kind, "#888888"),
+        "kind": kind,
+        "rank": rank,
+    }
 
 
 def percentile_widths(weights: list[float], lo: float = 0.6, hi: float = 5.0) -> list[float]:

@@ -9,6 +9,7 @@ paper, only its most confident links to them.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import networkx as nx
 
@@ -18,18 +19,11 @@ from kg.export.views.bounds import (
     plural,
     strongest_per_node,
     top_by_count,
-    weight_steps,
+    weight_control,
 )
 from kg.export.views.corpus import KINDS, Corpus, weight_of
 from kg.export.views.layout import community_layout
-from kg.export.views.page import (
-    COLORS,
-    EDGE_COLORS,
-    SHAPES,
-    Drawn,
-    broader_edges,
-    shares_edge,
-)
+from kg.export.views.page import EDGE_COLORS, Drawn, broader_edges, node, shares_edge
 
 __all__ = ["paper_concept", "MAX_GRAPH_CONCEPTS"]
 
@@ -40,7 +34,73 @@ SHARES_PER_PAPER = 3
 _MENTION_BUDGET = VISIBLE_EDGES
 
 
+@dataclass(frozen=True)
+class _Chosen:
+    """What the graph draws, and what the bounds say it left out."""
+
+    papers: list[str]
+    concepts: list[str]
+    mentions: list[tuple[str, str]]  # (paper, concept), sorted
+    hierarchy: list[tuple[str, str]]  # (narrower, broader), sorted
+    shares: list[tuple[str, str]]
+    weights: dict[tuple[str, str], float]  # of the shared-concept links among drawn papers
+    count: dict[str, int]  # papers per concept
+    with_papers: int  # concepts found in any paper
+    least: int  # papers of the least-found drawn concept
+    cap: int | None  # links per paper, when bounded
+    total: int  # links to drawn concepts before the cap
+
+
 def paper_concept(corpus: Corpus) -> Drawn:
+    chosen = _choose(corpus)
+    G = nx.Graph()
+    G.add_nodes_from(chosen.papers + chosen.concepts)
+    G.add_weighted_edges_from((p, c, 0.5 + _score(corpus, p, c)) for p, c in chosen.mentions)
+    G.add_weighted_edges_from((c, b, 0.5) for c, b in chosen.hierarchy if not G.has_edge(c, b))
+    layout = community_layout(G)
+
+    count = chosen.count
+    nodes = [
+        node(p, "paper", layout.positions[p], 7 + 2.8 * math.sqrt(G.degree(p)), G.degree(p) / 2)
+        for p in chosen.papers
+    ] + [
+        node(c, corpus.kind(c), layout.positions[c], 6 + 2.8 * math.sqrt(count[c]), count[c])
+        for c in chosen.concepts
+    ]
+    edges = [
+        {
+            "id": f"m{i}",
+            "from": p,
+            "to": c,
+            "width": round(0.5 + 2.5 * _score(corpus, p, c), 2),
+            "color": {"color": EDGE_COLORS["mentions"], "opacity": 0.5},
+            "kind": "mentions",
+        }
+        for i, (p, c) in enumerate(chosen.mentions)
+    ]
+    edges += [
+        shares_edge(f"s{i}", a, b, corpus.shares[a, b], 1.5, dashes=True)
+        for i, (a, b) in enumerate(chosen.shares)
+    ]
+    edges += broader_edges(chosen.hierarchy)
+    present = ["paper"] + [k for k in KINDS if any(corpus.kind(c) == k for c in chosen.concepts)]
+    shown_weights = [chosen.weights[e] for e in chosen.shares]
+    return Drawn(
+        view="paper-concept",
+        nodes=nodes,
+        edges=edges,
+        settings={
+            "types": present,
+            "weight": weight_control("shared-concept weight", "shares", shown_weights),
+            "edge_kinds": ["mentions", "shares", "broader"],
+            "edges_off": ["shares", "broader"],
+        },
+        bounds=_bounds(chosen, len(corpus.papers)),
+    )
+
+
+def _choose(corpus: Corpus) -> _Chosen:
+    """The most-found concepts; per paper, its most confident links when there are too many."""
     count = {c: len(corpus.papers_of[c]) for c in corpus.concepts}
     with_papers = [c for c in corpus.concepts if count[c] > 0]
     concepts, least = top_by_count(with_papers, count.__getitem__, MAX_GRAPH_CONCEPTS)
@@ -61,100 +121,58 @@ def paper_concept(corpus: Corpus) -> Drawn:
     mentions = sorted((p, c) for p in papers for c in per_paper[p])
     linked = {c for _, c in mentions} | (shown if cap is None else set())
     concepts = [c for c in concepts if c in linked]
-    hierarchy = sorted((c, b) for c in concepts for b in corpus.broader[c] if b in linked)
     weights = {
         pair: weight_of(d)
         for pair, d in corpus.shares.items()
         if pair[0] in drawn_papers and pair[1] in drawn_papers
     }
-    shares = strongest_per_node(weights, SHARES_PER_PAPER, VISIBLE_EDGES)
-
-    G = nx.Graph()
-    G.add_nodes_from(papers + concepts)
-    G.add_weighted_edges_from(
-        (p, c, 0.5 + float(corpus.mentions[p][c].get("score") or 0)) for p, c in mentions
+    return _Chosen(
+        papers=papers,
+        concepts=concepts,
+        mentions=mentions,
+        hierarchy=sorted((c, b) for c in concepts for b in corpus.broader[c] if b in linked),
+        shares=strongest_per_node(weights, SHARES_PER_PAPER, VISIBLE_EDGES),
+        weights=weights,
+        count=count,
+        with_papers=len(with_papers),
+        least=least,
+        cap=cap,
+        total=total,
     )
-    G.add_weighted_edges_from((c, b, 0.5) for c, b in hierarchy if not G.has_edge(c, b))
-    layout = community_layout(G)
 
-    nodes = []
-    for n in papers + concepts:
-        kind = "paper" if n in drawn_papers else corpus.kind(n)
-        x, y = layout.positions[n]
-        degree = G.degree(n) if kind == "paper" else count[n]
-        nodes.append(
-            {
-                "id": n,
-                "x": x,
-                "y": y,
-                "shape": SHAPES.get(kind, "dot"),
-                "size": round((7 if kind == "paper" else 6) + 2.8 * math.sqrt(degree), 1),
-                "color": COLORS.get(kind, "#888888"),
-                "kind": kind,
-                "rank": count[n] if kind != "paper" else G.degree(n) / 2,
-            }
-        )
-    edges = []
-    for i, (p, c) in enumerate(mentions):
-        score = float(corpus.mentions[p][c].get("score") or 0)
-        edges.append(
-            {
-                "id": f"m{i}",
-                "from": p,
-                "to": c,
-                "width": round(0.5 + 2.5 * score, 2),
-                "color": {"color": EDGE_COLORS["mentions"], "opacity": 0.5},
-                "kind": "mentions",
-            }
-        )
-    edges += [
-        shares_edge(f"s{i}", a, b, corpus.shares[a, b], 1.5, dashes=True)
-        for i, (a, b) in enumerate(shares)
-    ]
-    edges += broader_edges(hierarchy)
+
+def _bounds(chosen: _Chosen, n_papers: int) -> list[str]:
+    """What the bounded graph leaves out, in sentences."""
     bounds = []
-    if len(concepts) < len(with_papers):
+    if len(chosen.concepts) < chosen.with_papers:
         bounds.append(
-            f"This graph draws {len(concepts):,} of {len(with_papers):,} concepts: those found "
-            f"in at least {plural(least, 'paper')}; search and the panel reach every concept."
+            f"This graph draws {len(chosen.concepts):,} of {chosen.with_papers:,} concepts: "
+            f"those found in at least {plural(chosen.least, 'paper')}; search and the panel "
+            "reach every concept."
         )
-    if cap is not None:
+    if chosen.cap is not None:
+        cap = chosen.cap
         bounds.append(
             "Each paper shows at most its most confident field and its most confident "
             + ("method or problem" if cap == 2 else f"{cap - 1} methods or problems")
-            + f" among these ({len(mentions):,} of {total:,} links); "
+            + f" among these ({len(chosen.mentions):,} of {chosen.total:,} links); "
             "its panel lists all of them."
         )
-    if len(papers) < len(corpus.papers):
+    if len(chosen.papers) < n_papers:
         bounds.append(
-            f"{len(corpus.papers) - len(papers):,} papers with no link to a drawn concept "
+            f"{n_papers - len(chosen.papers):,} papers with no link to a drawn concept "
             "are left out."
         )
-    steps, start = weight_steps([weights[e] for e in shares])
-    present = ["paper"] + [k for k in KINDS if any(corpus.kind(c) == k for c in concepts)]
-    return Drawn(
-        view="paper-concept",
-        nodes=nodes,
-        edges=edges,
-        settings={
-            "types": present,
-            "weight": {
-                "label": "shared-concept weight",
-                "kind": "shares",
-                "steps": steps,
-                "start": start,
-            },
-            "edge_kinds": ["mentions", "shares", "broader"],
-            "edges_off": ["shares", "broader"],
-        },
-        bounds=bounds,
-    )
+    return bounds
+
+
+def _score(corpus: Corpus, paper: str, concept: str) -> float:
+    return float(corpus.mentions[paper][concept].get("score") or 0)
 
 
 def _most_confident(corpus: Corpus, paper: str, concepts: list[str], cap: int) -> list[str]:
     """The paper's most confident field and its ``cap - 1`` most confident other concepts."""
-    score = corpus.mentions[paper]
-    ranked = sorted(concepts, key=lambda c: (-float(score[c].get("score") or 0), c))
+    ranked = sorted(concepts, key=lambda c: (-_score(corpus, paper, c), c))
     fields = [c for c in ranked if corpus.kind(c) == "field"][:1]
     others = [c for c in ranked if corpus.kind(c) != "field"][: cap - len(fields)]
     return sorted(fields + others)
@@ -163,12 +181,9 @@ def _most_confident(corpus: Corpus, paper: str, concepts: list[str], cap: int) -
 def _within(corpus: Corpus, chosen: dict[str, list[str]], budget: int) -> dict[str, list[str]]:
     """At most ``budget`` links: every paper's most confident one first, then the strongest."""
 
-    def score(p: str, c: str) -> float:
-        return float(corpus.mentions[p][c].get("score") or 0)
-
     ranked = []
     for p, cs in chosen.items():
-        for i, c in enumerate(sorted(cs, key=lambda c: (-score(p, c), c))):
-            ranked.append((i > 0, -score(p, c), p, c))
+        for i, c in enumerate(sorted(cs, key=lambda c: (-_score(corpus, p, c), c))):
+            ranked.append((i > 0, -_score(corpus, p, c), p, c))
     kept = {(p, c) for *_, p, c in sorted(ranked)[:budget]}
     return {p: [c for c in cs if (p, c) in kept] for p, cs in chosen.items()}

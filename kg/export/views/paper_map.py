@@ -19,15 +19,15 @@ from kg.export.views.bounds import (
     MAX_EDGES,
     MAX_PAPERS,
     strongest_per_node,
-    weight_steps,
+    weight_control,
 )
 from kg.export.views.corpus import Corpus, weight_of
 from kg.export.views.layout import Layout, community_layout
 from kg.export.views.page import (
     AREA_COLORS,
     OTHER_AREA,
-    SHAPES,
     Drawn,
+    node,
     percentile_widths,
     shares_edge,
 )
@@ -55,28 +55,21 @@ def paper_map(corpus: Corpus) -> Drawn:
     areas, area_color = _areas(corpus, papers)
 
     strength = {p: sum(d["weight"] for d in G[p].values()) for p in papers}
-    nodes = []
-    for p in papers:
-        x, y = layout.positions[p]
-        area = corpus.main_area[p]
-        color = area_color.get(area, OTHER_AREA) if area else OTHER_AREA
-        nodes.append(
-            {
-                "id": p,
-                "x": x,
-                "y": y,
-                "shape": SHAPES["paper"],
-                "size": round(7 + 2.6 * math.sqrt(G.degree(p)), 1),
-                "color": color,
-                "kind": "paper",
-                "rank": round(strength[p], 3),
-            }
+    nodes = [
+        node(
+            p,
+            "paper",
+            layout.positions[p],
+            7 + 2.6 * math.sqrt(G.degree(p)),
+            round(strength[p], 3),
+            color=area_color.get(corpus.main_area[p] or "", OTHER_AREA),
         )
+        for p in papers
+    ]
     widths = percentile_widths([weights[e] for e in kept])
     edges = [
         shares_edge(f"s{i}", a, b, corpus.shares[a, b], widths[i]) for i, (a, b) in enumerate(kept)
     ]
-    steps, start = weight_steps([weights[e] for e in kept])
     bounds = list(paper_note)
     if len(kept) < len(inside):
         bounds.append(
@@ -90,12 +83,7 @@ def paper_map(corpus: Corpus) -> Drawn:
         settings={
             "types": ["paper"],
             "areas": areas,
-            "weight": {
-                "label": "shared-concept weight",
-                "kind": "shares",
-                "steps": steps,
-                "start": start,
-            },
+            "weight": weight_control("shared-concept weight", "shares", [weights[e] for e in kept]),
             "groups": _groups(corpus, layout),
             "edge_kinds": ["shares"],
         },
