@@ -25,12 +25,17 @@ from kg.concepts import canonicalize
 from kg.digest import file_sha256
 from kg.errors import OutputError, ValidationError
 from kg.extract import (
+    BATCH_SIZE,
     MODEL_NAME,
     MODEL_SHA256,
     CacheStats,
+    Cluster,
+    DaskExecutor,
     Embedder,
     ExtractionCache,
     Extractor,
+    ExtractorSpec,
+    LocalExecutor,
     MiniLM,
     Settings,
     extract_cached,
@@ -131,6 +136,8 @@ def assemble(
     exclude: Path | None = None,
     generated_at: datetime | None = None,
     cache_dir: str | Path | None = None,
+    cluster: Cluster | None = None,
+    batch_size: int = BATCH_SIZE,
 ) -> Built:
     """Read, extract and build the graphs of ``inputs`` without writing anything.
 
@@ -138,6 +145,8 @@ def assemble(
     without it the output is a function of the input alone. With
     ``cache_dir``, each paper's extraction is reused from the cache there when
     it holds it and stored there when it does not (:mod:`kg.extract.cache`).
+    With ``cluster``, the papers not in the cache are extracted on that Dask
+    cluster (:mod:`kg.extract.executors`); the rest of the build runs here.
     """
     report = progress or (lambda stage, done, total: None)
     clock = _Clock()
@@ -169,8 +178,15 @@ def assemble(
         return Extractor(model, taxonomy, knobs)
 
     key = extraction_key(model, taxonomy, knobs)
+    if cluster is None:
+        executor: LocalExecutor | DaskExecutor = LocalExecutor(extractor)
+    else:  # each worker loads the packaged model itself; any other embedder travels
+        shipped = None if isinstance(model, MiniLM) else model
+        executor = DaskExecutor(ExtractorSpec(key, taxonomy, knobs, shipped), cluster)
     with ExtractionCache(cache_dir) if cache_dir is not None else nullcontext() as cache:
-        mentions, stats = extract_cached(papers, extractor, cache, key, progress=step)
+        mentions, stats = extract_cached(
+            papers, executor, cache, key, progress=step, batch_size=batch_size
+        )
     clock.lap("extract")
     concepts, links = canonicalize(mentions, taxonomy)
     clock.lap("concepts")
@@ -288,6 +304,8 @@ def build(
     generated_at: datetime | None = None,
     validation: Validation = "auto",
     cache_dir: str | Path | None = None,
+    cluster: Cluster | None = None,
+    batch_size: int = BATCH_SIZE,
 ) -> BuildResult:
     """Build the knowledge graph of ``inputs`` into ``out_dir``.
 
@@ -313,6 +331,8 @@ def build(
             (see :mod:`kg.graph.shapes`); ``auto`` checks graphs of up to
             :data:`~kg.graph.FULL_LIMIT` triples in full, larger ones by sample.
         cache_dir: Where each paper's extraction is cached (none if None).
+        cluster: The Dask cluster that extracts the papers (None: this process).
+        batch_size: Papers extracted together (one task each on a cluster).
 
     Raises:
         ValidationError: The RDF violates the shapes (a bug in kg); nothing is written.
@@ -329,6 +349,8 @@ def build(
             exclude=target.real,
             generated_at=generated_at,
             cache_dir=cache_dir,
+            cluster=cluster,
+            batch_size=batch_size,
         )
         return _write(built, target, validation, progress)
 

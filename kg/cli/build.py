@@ -68,6 +68,33 @@ SHOWN_SKIPS = 3
     "else $XDG_CACHE_HOME/kg, else ~/.cache/kg.",
 )
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the extraction cache.")
+@click.option(
+    "--executor",
+    type=click.Choice(["local", "dask"]),
+    default="local",
+    show_default=True,
+    help="Where papers are extracted: this process, or a Dask cluster (pip install 'kg[dask]').",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    default=None,
+    help="The Dask scheduler to use (e.g. tcp://host:8786); default: a local cluster.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=2,
+    show_default=True,
+    help="Worker processes of the local Dask cluster (without --scheduler).",
+)
+@click.option(
+    "--batch-size",
+    type=click.IntRange(min=1),
+    default=64,
+    show_default=True,
+    help="Papers extracted together; on a cluster, the papers of one task.",
+)
 @click.pass_context
 def build(
     ctx: click.Context,
@@ -82,11 +109,15 @@ def build(
     generated_at: str | None,
     cache_dir: Path | None,
     no_cache: bool,
+    executor: str,
+    scheduler: str | None,
+    workers: int,
+    batch_size: int,
 ) -> None:
     """Build the graph from INPUTS (files or directories; default: seeds/)."""
     from kg.build import ReadOptions
     from kg.build import build as run_build
-    from kg.extract import default_cache_dir
+    from kg.extract import Cluster, default_cache_dir
     from kg.ingest import MAX_FILE_BYTES
 
     options = ReadOptions(
@@ -95,6 +126,9 @@ def build(
         max_file_bytes=max_file_mb * (1 << 20) if max_file_mb else MAX_FILE_BYTES,
         strict=strict,
     )
+    if scheduler is not None and executor != "dask":
+        raise click.UsageError("--scheduler needs --executor dask")
+    cluster = Cluster(scheduler, workers) if executor == "dask" else None
     ctx.meta["kg.written"] = False
     at = _generated_at(generated_at)
     progress = Progress(ctx.meta)
@@ -108,6 +142,8 @@ def build(
             generated_at=at,
             validation=validation,  # type: ignore[arg-type]
             cache_dir=None if no_cache else cache_dir or default_cache_dir(),
+            cluster=cluster,
+            batch_size=batch_size,
         )
     finally:
         progress.close()

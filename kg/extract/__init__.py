@@ -8,7 +8,8 @@ Modules: ``phrases`` and ``acronyms`` (text into phrases), ``candidates``
 (phrases with their cues), ``embed`` and ``keywords`` (the model and KeyBERT),
 ``classify`` (the learned candidate classifier), ``select`` (a paper's
 mentions), ``fields`` and ``area_model`` (field scoring), ``extractor``, and
-``cache`` (each paper's result on disk, for incremental builds).
+``cache`` (each paper's result on disk, for incremental builds) and ``executors``
+(where the per-paper map runs: here, or on a Dask cluster).
 """
 
 from kg.extract.cache import (
@@ -28,6 +29,14 @@ from kg.extract.embed import (
     Memo,
     MiniLM,
     load_model,
+)
+from kg.extract.executors import (
+    DASK_EXTRA,
+    Cluster,
+    DaskExecutor,
+    Executor,
+    ExtractorSpec,
+    LocalExecutor,
 )
 from kg.extract.extractor import Extractor, Settings
 from kg.extract.keywords import keybert_model, keywords
@@ -51,4 +60,10 @@ __all__ = [
     "default_cache_dir",
     "extract_cached",
     "extraction_key",
+    "Executor",
+    "LocalExecutor",
+    "DaskExecutor",
+    "Cluster",
+    "ExtractorSpec",
+    "DASK_EXTRA",
 ]

@@ -37,7 +37,8 @@ from kg.model import Mention, Paper, Role
 from kg.taxonomy import Taxonomy
 
 if TYPE_CHECKING:
-    from kg.extract.extractor import Extractor, Settings
+    from kg.extract.executors import Executor
+    from kg.extract.extractor import Settings
 
 __all__ = [
     "CACHE_FILE",
@@ -257,7 +258,7 @@ class ExtractionCache:
 
 def extract_cached(
     papers: Sequence[Paper],
-    make_extractor: Callable[[], Extractor],
+    executor: Executor,
     cache: ExtractionCache | None,
     extraction: str,
     progress: Callable[[int], None] | None = None,
@@ -265,14 +266,15 @@ def extract_cached(
 ) -> tuple[dict[str, tuple[Mention, ...]], CacheStats]:
     """Each paper's mentions, in input order, from ``cache`` where it has them.
 
-    The extractor is made only if some paper is missing, and every batch of
-    new results is stored as soon as it is extracted.
+    The missing papers go to ``executor`` in batches of ``batch_size`` (the
+    same batches whatever runs them), and every batch's result is stored as
+    soon as it comes back.
 
     Args:
         papers: The papers, in input order.
-        make_extractor: Makes the extractor (loading its models takes time).
+        executor: Runs the extraction of the missing papers (:mod:`kg.extract.executors`).
         cache: Where entries are read and stored; None extracts everything.
-        extraction: :func:`extraction_key` of the extractor ``make_extractor`` makes.
+        extraction: :func:`extraction_key` of the extractor the executor runs.
         progress: Called with the number of papers done since the last call.
         batch_size: Papers extracted (and stored) together.
     """
@@ -284,18 +286,15 @@ def extract_cached(
     stats.reused = sum(1 for k in keys if k in known)
     if progress and stats.reused:
         progress(stats.reused)
+    batches = [missing[start : start + batch_size] for start in range(0, len(missing), batch_size)]
     new: dict[str, tuple[Mention, ...]] = {}
-    if missing:
-        extractor = make_extractor()
-        for start in range(0, len(missing), batch_size):
-            batch = missing[start : start + batch_size]
-            result = extractor.extract([p for _, p in batch], batch_size=batch_size)
-            entries = {key: result[p.id] for key, p in batch}
-            new.update(entries)
-            if cache is not None:
-                cache.put(entries)
-            if progress:
-                progress(len(batch))
+    for i, result in executor.map([[p for _, p in batch] for batch in batches]):
+        entries = {key: result[p.id] for key, p in batches[i]}
+        new.update(entries)
+        if cache is not None:
+            cache.put(entries)
+        if progress:
+            progress(len(entries))
     stats.extracted = len(missing)
     if progress and len(papers) > stats.reused + stats.extracted:  # same-content papers
         progress(len(papers) - stats.reused - stats.extracted)

@@ -1,0 +1,173 @@
+"""Where the per-paper map runs: in this process, or on a Dask cluster.
+
+Extraction is a pure map from a batch of papers to their mentions; the
+concept merge and the edges after it are reductions over all the mentions and
+run where the build runs. An executor takes the batches and yields each
+batch's result as it finishes, so that :func:`~kg.extract.cache.extract_cached`
+stores it at once and a killed build keeps what it finished.
+
+- :class:`LocalExecutor`: one :class:`~kg.extract.extractor.Extractor` in this
+  process, made on the first batch (a build whose papers are all cached never
+  loads the model).
+- :class:`DaskExecutor`: every batch a task on a ``distributed`` cluster, an
+  existing one by its scheduler address or a ``LocalCluster`` started for the
+  build. Each worker process loads the model once (from its own installed,
+  hash-checked package) and keeps its extractor for the tasks after.
+
+The same batches give the same mentions wherever they run: batch boundaries
+are fixed by :func:`~kg.extract.cache.extract_cached`, not by the executor, and
+each task embeds with one thread, as the workers of a cluster do.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from kg.errors import KGError
+from kg.extract.embed import Embedder, load_model
+from kg.extract.extractor import Extractor, Settings
+from kg.model import Mention, Paper
+from kg.taxonomy import Taxonomy
+
+__all__ = ["Executor", "LocalExecutor", "DaskExecutor", "Cluster", "ExtractorSpec", "DASK_EXTRA"]
+
+Result = dict[str, tuple[Mention, ...]]
+
+#: How to install what the Dask executor needs.
+DASK_EXTRA = "pip install 'kg[dask]'"
+#: Seconds to wait for a scheduler to answer before saying it cannot be reached.
+CONNECT_TIMEOUT = 10
+
+
+class Executor(Protocol):
+    def map(self, batches: Sequence[Sequence[Paper]]) -> Iterator[tuple[int, Result]]:
+        """Each batch's mentions by paper id, with the batch's index, as batches finish."""
+        ...
+
+
+@dataclass(frozen=True)
+class LocalExecutor:
+    """Every batch in this process, in order, by the extractor ``make_extractor`` makes."""
+
+    make_extractor: Callable[[], Extractor]
+
+    def map(self, batches: Sequence[Sequence[Paper]]) -> Iterator[tuple[int, Result]]:
+        extractor = None
+        for i, batch in enumerate(batches):
+            extractor = extractor or self.make_extractor()
+            yield i, extractor.extract(list(batch), batch_size=max(len(batch), 1))
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """Which Dask cluster runs the map (``kg build --executor dask``).
+
+    Attributes:
+        scheduler: An existing scheduler's address (``tcp://host:8786``); None
+            starts a ``distributed.LocalCluster`` for the build and stops it after.
+        workers: Worker processes of that local cluster, one thread each.
+    """
+
+    scheduler: str | None = None
+    workers: int = 2
+
+
+@dataclass(frozen=True)
+class ExtractorSpec:
+    """What a worker needs to make the build's extractor; sent to each worker once.
+
+    ``embedder`` None means the packaged model, which each worker loads itself;
+    ``key`` is the build's :func:`~kg.extract.cache.extraction_key`, which
+    tells a worker whether the extractor it holds is this build's.
+    """
+
+    key: str
+    taxonomy: Taxonomy
+    settings: Settings
+    embedder: Embedder | None = None
+
+
+@dataclass(frozen=True)
+class DaskExecutor:
+    """Every batch a task on a Dask cluster; results come back as tasks finish."""
+
+    spec: ExtractorSpec
+    cluster: Cluster = Cluster()
+
+    def map(self, batches: Sequence[Sequence[Paper]]) -> Iterator[tuple[int, Result]]:
+        if not batches:
+            return
+        distributed = _distributed()
+        with _client(distributed, self.cluster) as client:
+            [spec] = client.scatter([self.spec], broadcast=True)
+            futures = {
+                client.submit(_extract_on_worker, spec, list(batch), pure=False): i
+                for i, batch in enumerate(batches)
+            }
+            try:
+                for future in distributed.as_completed(futures):
+                    yield futures[future], future.result()
+            finally:
+                client.cancel(list(futures))
+
+
+def _distributed() -> Any:
+    try:
+        import distributed
+    except ImportError as exc:
+        raise KGError(f"--executor dask needs Dask's distributed scheduler: {DASK_EXTRA}") from exc
+    return distributed
+
+
+def _client(distributed: Any, cluster: Cluster) -> AbstractContextManager[Any]:
+    """A client of the cluster, closed (and a local cluster stopped) on leaving."""
+
+    @contextmanager
+    def connected() -> Iterator[Any]:
+        quiet = logging.getLogger("distributed")
+        level = quiet.level
+        quiet.setLevel(logging.ERROR)  # workers' start-up chatter is not the user's business
+        try:
+            if cluster.scheduler is None:
+                with (
+                    distributed.LocalCluster(
+                        n_workers=cluster.workers,
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=":0",  # any free port, never a clash
+                    ) as local,
+                    distributed.Client(local) as client,
+                ):
+                    yield client
+            else:
+                try:
+                    client = distributed.Client(cluster.scheduler, timeout=CONNECT_TIMEOUT)
+                except (OSError, TimeoutError, ValueError) as exc:
+                    raise KGError(
+                        f"cannot reach the Dask scheduler at {cluster.scheduler} ({exc}); "
+                        "check the address (tcp://HOST:8786) and that the scheduler is running"
+                    ) from exc
+                with client:
+                    yield client
+        finally:
+            quiet.setLevel(level)
+
+    return connected()
+
+
+# One extractor per worker process, for the build whose spec made it.
+_held: dict[str, Extractor] = {}
+
+
+def _extract_on_worker(spec: ExtractorSpec, papers: list[Paper]) -> Result:
+    """One task: the batch's mentions, by the worker's extractor for ``spec``."""
+    extractor = _held.get(spec.key)
+    if extractor is None:
+        _held.clear()
+        embedder = spec.embedder if spec.embedder is not None else load_model()
+        extractor = _held[spec.key] = Extractor(embedder, spec.taxonomy, spec.settings)
+    return extractor.extract(papers, batch_size=max(len(papers), 1))
