@@ -251,10 +251,11 @@ def check(graph: Graph, mode: Validation = "auto") -> ValidationReport:
 
 def output_texts(built: Built) -> dict[str, str]:
     """Every output file's text content, by name (the Oxigraph store is not text)."""
+    triples = export.rdf_triples(built.rdf)
     return {
-        "kg.ttl": export.turtle_text(built.rdf),
-        "kg.nt": export.ntriples_text(built.rdf),
-        "kg.jsonld": export.jsonld_text(built.rdf),
+        "kg.ttl": export.turtle_text(built.rdf, triples),
+        "kg.nt": export.ntriples_text(built.rdf, triples),
+        "kg.jsonld": export.jsonld_text(built.rdf, triples),
         "graph.graphml": export.graphml_text(built.graph),
         "graph.json": export.json_text(built.graph),
         **export.render_views(built.graph, _heading(built.kg.papers)),

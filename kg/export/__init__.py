@@ -13,12 +13,14 @@ from kg.export.serialize import (
     json_text,
     jsonld_text,
     ntriples_text,
+    rdf_triples,
     turtle_text,
 )
 from kg.export.sizes import SIZE_WARNINGS, size_warnings
 from kg.export.views import VIEW_FILES, heading, render_views
 
 __all__ = [
+    "rdf_triples",
     "turtle_text",
     "ntriples_text",
     "jsonld_text",
