@@ -47,8 +47,7 @@ from kg.evaluate.predictors import KgPredictor  # noqa: E402
 from kg.extract import Extractor, load_model  # noqa: E402
 from kg.extract import fields as fieldmod  # noqa: E402
 from kg.graph import EdgeRule, knowledge_graph  # noqa: E402
-from kg.lexicon import variant_key  # noqa: E402
-from kg.model import Kind, Mention, Paper, Role  # noqa: E402
+from kg.model import Mention, Paper, Role  # noqa: E402
 from kg.text import clean, sentences  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "iclr2024_dev.jsonl"
@@ -169,19 +168,9 @@ def main() -> int:
 
 def _keyword_recall(papers, gold, mentions, concepts, links, extractor) -> None:  # type: ignore[no-untyped-def]
     """Author keywords among each paper's predictions, as ``kg eval`` makes them."""
-    predictor = KgPredictor(extractor)
-    linked: dict[str, set[str]] = {p.id: set() for p in papers}
-    for link in links:
-        linked[link.paper_id].add(link.concept_key)
-    key_of = {
-        variant_key(form): c.key
-        for c in concepts
-        if c.kind is not Kind.FIELD
-        for form in (c.label, *c.alt_labels)
-    }
+    predictions = KgPredictor(extractor).predictions(papers, mentions, concepts, links)
     matched = total = 0
-    for p, g in zip(papers, gold, strict=True):
-        pred = predictor.prediction(mentions[p.id], linked[p.id], key_of)
+    for pred, g in zip(predictions, gold, strict=True):
         matched += match(pred.concepts + pred.mentioned + pred.fields, g.keywords or ())
         total += len(unique_gold(g.keywords or ()))
     print(f"keyword recall with out-of-fold fields: {matched / total:.3f} ({matched} of {total})")

@@ -16,7 +16,7 @@ from kg.evaluate.matching import Predicted
 from kg.extract import BATCH_SIZE, keybert_model, keywords
 from kg.graph import knowledge_graph
 from kg.lexicon import variant_key
-from kg.model import Kind, KnowledgeGraph, Mention, Paper
+from kg.model import Concept, Kind, KnowledgeGraph, Link, Mention, Paper
 
 __all__ = ["Prediction", "Predictor", "KgPredictor", "KeyBERTBaseline", "KEYBERT_TOP_N"]
 
@@ -102,6 +102,16 @@ class KgPredictor:
         mentions = self.extractor.extract(papers, progress=step)
         concepts, links = canonicalize(mentions, self.taxonomy)
         self.graph = knowledge_graph(papers, concepts, links, self.taxonomy, self.rule)
+        return self.predictions(papers, mentions, concepts, links)
+
+    def predictions(
+        self,
+        papers: Sequence[Paper],
+        mentions: Mapping[str, Sequence[Mention]],
+        concepts: Sequence[Concept],
+        links: Sequence[Link],
+    ) -> list[Prediction]:
+        """Each paper's prediction from mentions already merged into ``concepts`` and ``links``."""
         linked: dict[str, set[str]] = defaultdict(set)
         for link in links:
             linked[link.paper_id].add(link.concept_key)
