@@ -22,6 +22,7 @@ from kg.export.views.bounds import (
     MAX_EDGES,
     VISIBLE_EDGES,
     shown_weight,
+    strongest_per_node,
     weight_steps,
 )
 from kg.export.views.concept_map import LINKS_PER_CONCEPT
@@ -338,7 +339,7 @@ def test_large_views_stay_within_budgets_and_say_what_they_hide(big):
             best = corpus.neighbours[p][0][0]
             assert (min(p, best), max(p, best)) in drawn_shares, p
     said = " ".join(papers["settings"]["bounds"])
-    assert f"Each paper keeps its {SHARES_PER_PAPER} strongest" in said
+    assert f"Each paper keeps up to its {SHARES_PER_PAPER} strongest" in said
     assert f"{len(drawn_shares):,} of {len(corpus.shares):,} links" in said
     for line in concepts["settings"]["bounds"] + graph["settings"]["bounds"]:
         assert line.replace("–", "–") in pages["index.html"]  # the index says it too
@@ -366,3 +367,23 @@ def test_cooccurrence_is_symmetric_and_counts_papers():
             assert e["w"] == len(both)
             assert e["from"] < e["to"]
     assert not any(a == b for a, b in combinations([e["id"] for e in data["edges"]], 2))
+
+
+def test_a_bounded_edge_list_keeps_every_nodes_strongest_edge_first():
+    # A clique of 12 strongly linked nodes, and 10 leaves with one weak edge each:
+    # cut to 30 edges by weight alone, the leaves would lose their only edge.
+    clique = [f"c{i:02d}" for i in range(12)]
+    edges = {
+        (a, b): 1.0 + i + j / 100
+        for i, a in enumerate(clique)
+        for j, b in enumerate(clique)
+        if a < b
+    }
+    edges |= {(clique[i], f"leaf{i}"): 0.01 for i in range(10)}
+    kept = strongest_per_node(edges, per_node=8, limit=30)
+    assert len(kept) == 30
+    ends = {end for edge in kept for end in edge}
+    assert ends == set(clique) | {f"leaf{i}" for i in range(10)}
+    # Past every node's first choice, the strongest edges fill the budget.
+    strongest = max(edges, key=edges.__getitem__)
+    assert strongest in kept

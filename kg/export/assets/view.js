@@ -22,6 +22,7 @@
   };
   var LABEL_FONT = "13px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
   var GROUP_FONT = "600 14px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+  var MIN_GROUP_RADIUS = 16;  // on-screen pixels: a smaller community is named once zoomed in
   var LABEL_HEIGHT = 16;
   var FIRST_LABELS = 40;   // labels at the initial zoom; more as you zoom in
   var MAX_LABELS = 400;
@@ -266,19 +267,26 @@
     }
     if (S.groups && !state.highlight && !state.field) {  // community names, like a map's
       ctx.font = GROUP_FONT;
-      S.groups.forEach(function (g) {
+      // the biggest communities are named first; a disk too small to read beside is left
+      S.groups.slice().sort(function (a, b) { return b.members.size - a.members.size; })
+        .forEach(function (g) {
         var r = g.r * scale;
-        if (r < 30 || r > 320) return;
+        if (r < MIN_GROUP_RADIUS || r > 320) return;
         var c = network.canvasToDOM({ x: g.x, y: g.y });
-        var text = shorten(g.label, 48);
-        var w = ctx.measureText(text).width;
         var h = LABEL_HEIGHT + 4;
-        // above the disk, below it, or over its middle (covering its own members only)
-        var b = [c.y - r - h - 2, c.y + r + 2, c.y - h / 2].map(function (y) {
-          return { x: c.x - w / 2 - 4, y: y, w: w + 8, h: h };
-        }).find(function (b) {
-          return b.y >= 0 && b.y + b.h <= H && b.x >= 0 && b.x + b.w <= W && !boxes.hits(b) &&
-            !nodeHits(b, g);
+        // both names, else the first alone; above the disk, below it, or over its middle
+        // (covering its own members only)
+        var text, b;
+        [shorten(g.label, 48), shorten(g.label.split(" · ")[0], 32)].some(function (t) {
+          var w = ctx.measureText(t).width;
+          text = t;
+          b = [c.y - r - h - 2, c.y + r + 2, c.y - h / 2].map(function (y) {
+            return { x: c.x - w / 2 - 4, y: y, w: w + 8, h: h };
+          }).find(function (b) {
+            return b.y >= 0 && b.y + b.h <= H && b.x >= 0 && b.x + b.w <= W && !boxes.hits(b) &&
+              !nodeHits(b, g);
+          });
+          return b;
         });
         if (!b) return;
         boxes.add(b);
@@ -289,7 +297,7 @@
         ctx.fillStyle = "#2f3843";
         ctx.fillText(text, b.x + 4, b.y + 3);
         lastGroups.push({ text: text, x: b.x, y: b.y, w: b.w, h: b.h });
-      });
+        });
     }
     Object.keys(nodeBoxes.cells).forEach(function (k) {  // labels do not cover other nodes
       nodeBoxes.cells[k].forEach(function (o) { if (o.w >= 6 && !o.seen) { o.seen = true; boxes.add(o); } });

@@ -48,17 +48,21 @@ def strongest_per_node(
 ) -> list[tuple[str, str]]:
     """Each node's ``per_node`` strongest edges (kept if either end keeps it), at most ``limit``.
 
-    Ties break by the other node's id, so the choice is deterministic.
+    Under the limit, every node's strongest edge comes first, then every
+    node's second strongest, and so on, so that a node loses all its edges
+    only if there are more nodes than ``limit``. Ties break by the other
+    node's id, so the choice is deterministic.
     """
     by_node: dict[str, list[tuple[float, str]]] = defaultdict(list)
     for (a, b), w in edges.items():
         by_node[a].append((-w, b))
         by_node[b].append((-w, a))
-    kept: set[tuple[str, str]] = set()
+    place: dict[tuple[str, str], int] = {}  # the best rank an edge has at either end
     for node, links in by_node.items():
-        for _, other in sorted(links)[:per_node]:
-            kept.add((min(node, other), max(node, other)))
-    ranked = sorted(kept, key=lambda e: (-edges[e], e))
+        for rank, (_, other) in enumerate(sorted(links)[:per_node]):
+            edge = (min(node, other), max(node, other))
+            place[edge] = min(rank, place.get(edge, rank))
+    ranked = sorted(place, key=lambda e: (place[e], -edges[e], e))
     return sorted(ranked[:limit])
 
 

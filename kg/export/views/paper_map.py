@@ -73,7 +73,8 @@ def paper_map(corpus: Corpus) -> Drawn:
     bounds = list(paper_note)
     if len(kept) < len(inside):
         bounds.append(
-            f"Each paper keeps its {SHARES_PER_PAPER} strongest shared-concept links: "
+            f"Each paper keeps up to its {SHARES_PER_PAPER} strongest shared-concept links, and "
+            "at least its strongest: "
             f"{len(kept):,} of {len(inside):,} links are in this page."
         )
     return Drawn(
