@@ -11,7 +11,7 @@ import shutil
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Literal
@@ -19,25 +19,17 @@ from typing import Literal
 import networkx as nx
 from rdflib import Graph
 
-import kg as _kg
 from kg import export, query
 from kg.concepts import canonicalize
-from kg.digest import file_sha256
 from kg.errors import OutputError, ValidationError
 from kg.extract import (
     BATCH_SIZE,
-    MODEL_NAME,
-    MODEL_SHA256,
     CacheStats,
     Cluster,
-    DaskExecutor,
     Embedder,
     ExtractionCache,
-    Extractor,
-    ExtractorSpec,
-    LocalExecutor,
-    MiniLM,
     Settings,
+    executor_for,
     extract_cached,
     extraction_key,
     load_model,
@@ -45,16 +37,16 @@ from kg.extract import (
 from kg.graph import (
     FULL_LIMIT,
     EdgeRule,
-    Provenance,
     ValidationReport,
     knowledge_graph,
+    make_provenance,
     to_networkx,
     to_rdf,
     validate,
 )
 from kg.ingest import MAX_FILE_BYTES, Reading, Skip, check_outside, read_inputs
 from kg.model import Kind, KnowledgeGraph, Paper
-from kg.taxonomy import DEFAULT_TAXONOMY, load_taxonomy
+from kg.taxonomy import load_taxonomy
 
 __all__ = [
     "Built",
@@ -150,15 +142,7 @@ def assemble(
     """
     report = progress or (lambda stage, done, total: None)
     clock = _Clock()
-    opts = options or ReadOptions()
-    reading = read_inputs(
-        inputs,
-        columns=opts.columns,
-        encoding=opts.encoding,
-        max_file_bytes=opts.max_file_bytes,
-        strict=opts.strict,
-        exclude=exclude,
-    )
+    reading = _read(inputs, options or ReadOptions(), exclude)
     papers = list(reading.papers)
     taxonomy = load_taxonomy(taxonomy_path)
     clock.lap("ingest")
@@ -174,15 +158,8 @@ def assemble(
         done += n
         report("extracting", done, len(papers))
 
-    def extractor() -> Extractor:
-        return Extractor(model, taxonomy, knobs)
-
     key = extraction_key(model, taxonomy, knobs)
-    if cluster is None:
-        executor: LocalExecutor | DaskExecutor = LocalExecutor(extractor)
-    else:  # each worker loads the packaged model itself; any other embedder travels
-        shipped = None if isinstance(model, MiniLM) else model
-        executor = DaskExecutor(ExtractorSpec(key, taxonomy, knobs, shipped), cluster)
+    executor = executor_for(model, taxonomy, knobs, key, cluster)
     with ExtractionCache(cache_dir) if cache_dir is not None else nullcontext() as cache:
         mentions, stats = extract_cached(
             papers, executor, cache, key, progress=step, batch_size=batch_size
@@ -192,40 +169,22 @@ def assemble(
     clock.lap("concepts")
     rule = EdgeRule()
     kg = knowledge_graph(papers, concepts, links, taxonomy, rule)
-    provenance = _provenance(papers, model, taxonomy_path, knobs, rule, generated_at)
+    provenance = make_provenance(
+        papers, model, taxonomy_path, knobs, rule, generated_at, _heading(papers)
+    )
     rdf, graph = to_rdf(kg, provenance), to_networkx(kg)
     clock.lap("graph")
     return Built(kg, rdf, graph, reading, stats, clock.seconds)
 
 
-def _provenance(
-    papers: Sequence[Paper],
-    model: Embedder,
-    taxonomy_path: str | Path | None,
-    settings: Settings,
-    rule: EdgeRule,
-    generated_at: datetime | None,
-) -> Provenance:
-    """What the graph is a function of: kg, the model, the input files, the taxonomy, the knobs."""
-    files = dict.fromkeys(p.source.rpartition(":")[0] or p.source for p in papers if p.source)
-    inputs = tuple((name, file_sha256(Path(name))) for name in files if Path(name).is_file())
-    taxonomy_file = Path(taxonomy_path) if taxonomy_path else DEFAULT_TAXONOMY
-    shown = str(taxonomy_path) if taxonomy_path else "ontology/fields.ttl (shipped with kg)"
-    knobs = [(f"extract.{k}", v) for k, v in asdict(settings).items()]
-    knobs += [(f"edges.{k}", v) for k, v in asdict(rule).items()]
-    if isinstance(model, MiniLM):  # its weights were checked against this digest on load
-        name, digest = MODEL_NAME, MODEL_SHA256
-    else:
-        name, digest = getattr(model, "name", type(model).__qualname__), None
-    return Provenance(
-        kg_version=_kg.__version__,
-        model=str(name),
-        model_sha256=digest,
-        inputs=inputs,
-        taxonomy=(shown, file_sha256(taxonomy_file)),
-        settings=tuple(sorted(knobs)),
-        generated_at=generated_at,
-        title=_heading(papers),
+def _read(inputs: Sequence[str | Path], opts: ReadOptions, exclude: Path | None) -> Reading:
+    return read_inputs(
+        inputs,
+        columns=opts.columns,
+        encoding=opts.encoding,
+        max_file_bytes=opts.max_file_bytes,
+        strict=opts.strict,
+        exclude=exclude,
     )
 
 
@@ -312,11 +271,9 @@ def build(
 
     ``out_dir`` is checked and locked before anything is read; nothing is
     written unless every stage succeeds, the RDF conforms to kg's SHACL
-    shapes and every file's content has been generated, and then the whole
-    directory, the Oxigraph store loaded from the same Turtle included, is
-    swapped in one step
-    (:func:`kg.export.output_dir`). ``progress("written", 1, 1)`` reports
-    that the new output is in place.
+    shapes and every file's content has been generated; then the whole
+    directory, the Oxigraph store included, is swapped in one step
+    (:func:`kg.export.output_dir`), and ``progress("written", 1, 1)`` says so.
 
     Args:
         inputs: Files or directories in any supported format.

@@ -213,7 +213,7 @@ def test_a_broken_cache_warns_and_the_build_goes_on(tmp_path, seed_papers, damag
 # after the first batch was stored, or inside the transaction storing the second
 # (after one of its four entries was inserted).
 _CHILD = """
-import functools, sys, time
+import sys, time
 sys.path.insert(0, {root!r}); sys.path.insert(0, {tests!r})
 from conftest import FakeEmbedder
 import kg.build, kg.extract.cache as cache
@@ -237,8 +237,7 @@ def paused_encode(mentions):
     return encode(mentions)
 
 cache.ExtractionCache.put, cache._encode = paused_put, paused_encode
-kg.build.extract_cached = functools.partial(cache.extract_cached, batch_size=4)
-kg.build.build([{source!r}], {out!r}, embedder=FakeEmbedder(), cache_dir={cache!r})
+kg.build.build([{source!r}], {out!r}, embedder=FakeEmbedder(), cache_dir={cache!r}, batch_size=4)
 """
 
 

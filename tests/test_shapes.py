@@ -193,3 +193,10 @@ def test_a_build_refuses_to_write_an_invalid_graph(fake_model, monkeypatch, tmp_
     assert "Traceback" not in err
     assert sorted(p.name for p in out.iterdir()) == ["kg.ttl"]
     assert (out / "kg.ttl").read_text() == "previous\n"
+
+
+def test_kg_validate_batches_as_the_library_does():
+    from kg.graph.shapes import BATCH_SIZE
+
+    [option] = [p for p in cli.commands["validate"].params if p.name == "batch_size"]
+    assert option.default == BATCH_SIZE

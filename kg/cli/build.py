@@ -149,18 +149,26 @@ def build(
         progress.close()
     for warning in result.warnings:
         click.echo(f"kg: warning: {warning}", err=True)
+    for line in _summary(result):
+        click.echo(line)
+
+
+def _summary(result: Any) -> list[str]:
+    """One line of what the build made and wrote, then the details indented."""
     kinds = ", ".join(f"{n} {k}s" for k, n in result.concepts.items())
     files = ", ".join(str(f) for f in result.files)
     skipped = f"; skipped {_records(len(result.skipped))}" if result.skipped else ""
-    click.echo(
+    lines = [
         f"{result.papers} papers, {sum(result.concepts.values())} concepts ({kinds}), "
         f"{result.links} links, {result.edges} shared-concept edges; wrote {files}{skipped}; "
         f"SHACL: {result.validation.summary() if result.validation else 'not checked'}"
-    )
-    for line in _details(result):
-        click.echo(f"  {line}")
+    ]
+    lines += [f"  {line}" for line in _details(result)]
     if result.reused:
-        click.echo(f"  reused the extraction of {result.reused} of {result.papers} papers (cache)")
+        lines.append(
+            f"  reused the extraction of {result.reused} of {result.papers} papers (cache)"
+        )
+    return lines
 
 
 def _records(n: int) -> str:

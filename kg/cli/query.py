@@ -127,7 +127,7 @@ def _is_file(path: Path) -> bool:
 @click.option(
     "--batch-size",
     type=click.IntRange(min=1),
-    default=2000,
+    default=100,
     show_default=True,
     help="Focus nodes per pyshacl run for --mode batch and sample.",
 )

@@ -104,6 +104,30 @@ def _serialized(
     return data.decode("utf-8")
 
 
+class _Compactor:
+    """IRIs as ``prefix:local`` names by the graph's prefixes, remembering which were used."""
+
+    def __init__(self, g: Graph) -> None:
+        self.prefixes = sorted(
+            ((prefix, str(ns)) for prefix, ns in g.namespaces() if str(ns)[-1:] in "/#"),
+            key=lambda pair: (-len(pair[1]), pair[0]),
+        )
+        self.used: dict[str, str] = {}
+        self.done: dict[str, str] = {}
+
+    def __call__(self, iri: str) -> str:
+        found = self.done.get(iri)
+        if found is None:
+            found = self.done[iri] = iri
+            for prefix, ns in self.prefixes:
+                local = iri[len(ns) :]
+                if iri.startswith(ns) and local and not local.startswith("//"):
+                    self.used[prefix] = ns
+                    found = self.done[iri] = f"{prefix}:{local}"
+                    break
+        return found
+
+
 def jsonld_text(g: Graph, triples: list[ox.Triple] | None = None) -> str:
     """JSON-LD: one node object per subject, with kg's prefixes as its ``@context``.
 
@@ -114,27 +138,7 @@ def jsonld_text(g: Graph, triples: list[ox.Triple] | None = None) -> str:
     the same triples. ``triples`` is :func:`rdf_triples` of ``g`` if known.
     """
     triples = rdf_triples(g) if triples is None else triples
-    prefixes = sorted(
-        ((prefix, str(ns)) for prefix, ns in g.namespaces() if str(ns)[-1:] in "/#"),
-        key=lambda pair: (-len(pair[1]), pair[0]),
-    )
-    used: dict[str, str] = {}
-    compacted: dict[str, str] = {}
-
-    def compact(iri: str) -> str:
-        found = compacted.get(iri)
-        if found is None:
-            found = compacted[iri] = iri
-            for prefix, ns in prefixes:
-                if (
-                    iri.startswith(ns)
-                    and len(iri) > len(ns)
-                    and not iri[len(ns) :].startswith("//")
-                ):
-                    used[prefix] = ns
-                    found = compacted[iri] = f"{prefix}:{iri[len(ns) :]}"
-                    break
-        return found
+    compact = _Compactor(g)
 
     def ref(node: Any) -> str:
         return f"_:{node.value}" if isinstance(node, ox.BlankNode) else compact(node.value)
@@ -164,7 +168,7 @@ def jsonld_text(g: Graph, triples: list[ox.Triple] | None = None) -> str:
             node_object.setdefault(compact(tr.predicate.value), []).append(term(tr.object))
     if node_object:
         lines.append(json.dumps(node_object, ensure_ascii=False))
-    context = json.dumps(dict(sorted(used.items())), ensure_ascii=False, indent=1)
+    context = json.dumps(dict(sorted(compact.used.items())), ensure_ascii=False, indent=1)
     graph = ",\n".join(lines)
     return f'{{\n"@context": {context},\n"@graph": [\n{graph}\n]\n}}\n'
 

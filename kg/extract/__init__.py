@@ -37,6 +37,7 @@ from kg.extract.executors import (
     Executor,
     ExtractorSpec,
     LocalExecutor,
+    executor_for,
 )
 from kg.extract.extractor import Extractor, Settings
 from kg.extract.keywords import keybert_model, keywords
@@ -65,5 +66,6 @@ __all__ = [
     "DaskExecutor",
     "Cluster",
     "ExtractorSpec",
+    "executor_for",
     "DASK_EXTRA",
 ]

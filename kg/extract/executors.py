@@ -28,12 +28,20 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from kg.errors import KGError
-from kg.extract.embed import Embedder, load_model
+from kg.extract.embed import Embedder, MiniLM, load_model
 from kg.extract.extractor import Extractor, Settings
 from kg.model import Mention, Paper
 from kg.taxonomy import Taxonomy
 
-__all__ = ["Executor", "LocalExecutor", "DaskExecutor", "Cluster", "ExtractorSpec", "DASK_EXTRA"]
+__all__ = [
+    "Executor",
+    "LocalExecutor",
+    "DaskExecutor",
+    "Cluster",
+    "ExtractorSpec",
+    "executor_for",
+    "DASK_EXTRA",
+]
 
 Result = dict[str, tuple[Mention, ...]]
 
@@ -113,6 +121,24 @@ class DaskExecutor:
                     yield futures[future], future.result()
             finally:
                 client.cancel(list(futures))
+
+
+def executor_for(
+    embedder: Embedder,
+    taxonomy: Taxonomy,
+    settings: Settings,
+    key: str,
+    cluster: Cluster | None = None,
+) -> LocalExecutor | DaskExecutor:
+    """The executor of a build: this process, or ``cluster``.
+
+    On a cluster, each worker loads the packaged model itself (its files are
+    checked there); any other embedder travels to the workers with the spec.
+    """
+    if cluster is None:
+        return LocalExecutor(lambda: Extractor(embedder, taxonomy, settings))
+    shipped = None if isinstance(embedder, MiniLM) else embedder
+    return DaskExecutor(ExtractorSpec(key, taxonomy, settings, shipped), cluster)
 
 
 def _distributed() -> Any:

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from kg.graph.edges import EdgeRule, shared_concept_edges
 from kg.graph.labels import paper_labels
 from kg.graph.networks import concept_graph, concept_node, paper_node, shares_graph, to_networkx
-from kg.graph.rdf import ROLE_PROPERTY, Provenance, concept_iri, overlap_iri, paper_iri, to_rdf
+from kg.graph.provenance import Provenance, make_provenance
+from kg.graph.rdf import ROLE_PROPERTY, concept_iri, overlap_iri, paper_iri, to_rdf
 from kg.graph.shapes import (
     FULL_LIMIT,
     SHAPES,
@@ -33,6 +34,7 @@ __all__ = [
     "EdgeRule",
     "to_rdf",
     "Provenance",
+    "make_provenance",
     "ROLE_PROPERTY",
     "overlap_iri",
     "validate",

@@ -24,16 +24,14 @@ same input gives the same triples.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC
 from urllib.parse import quote
 
 from rdflib import RDF, RDFS, XSD, Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS, PROV, SKOS
 
+from kg.graph.provenance import Provenance
 from kg.model import Concept, Edge, Kind, KnowledgeGraph, Link, Paper, Role
 from kg.taxonomy import Taxonomy
 from kg.vocab import DATA, KG, PREFIXES, SCHEMA
@@ -59,47 +57,6 @@ ROLE_PROPERTY = {
 _INVERSE = {"broadMatch": "narrowMatch", "narrowMatch": "broadMatch"}
 #: The scheme of a taxonomy whose file declares none.
 _FIELDS_FALLBACK = DATA["fields"]
-
-
-@dataclass(frozen=True)
-class Provenance:
-    """What generated a graph, written with PROV-O by :func:`to_rdf`.
-
-    Attributes:
-        kg_version: The version of kg that built the graph.
-        model: The embedding model's name.
-        model_sha256: The sha256 of its weights, when they were checked.
-        inputs: ``(path as given, sha256)`` of every input file.
-        taxonomy: ``(path, sha256)`` of the field taxonomy file.
-        settings: ``(name, value)`` of every setting results depend on.
-        generated_at: When the graph was generated; None leaves the time out,
-            so that two builds of the same input are byte-identical (see the
-            README: ``kg build --generated-at`` or ``SOURCE_DATE_EPOCH``).
-        title: A one-line description ("kg: 37 NeurIPS 2026 papers").
-    """
-
-    kg_version: str
-    model: str
-    model_sha256: str | None = None
-    inputs: tuple[tuple[str, str], ...] = ()
-    taxonomy: tuple[str, str] | None = None
-    settings: tuple[tuple[str, bool | int | float | str], ...] = ()
-    generated_at: datetime | None = None
-    title: str = ""
-
-    @property
-    def build_id(self) -> str:
-        """A digest of everything recorded: equal for builds of the same input and settings."""
-        record = {
-            "kg": self.kg_version,
-            "model": [self.model, self.model_sha256],
-            "inputs": sorted(self.inputs),
-            "taxonomy": self.taxonomy,
-            "settings": sorted(self.settings),
-            "at": self.generated_at.isoformat() if self.generated_at else None,
-        }
-        text = json.dumps(record, sort_keys=True, default=str)
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def paper_iri(paper_id: str) -> URIRef:

@@ -1,0 +1,92 @@
+"""What a graph is a function of, as the record :func:`~kg.graph.to_rdf` writes in PROV-O."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from pathlib import Path
+
+import kg as _kg
+from kg.digest import file_sha256
+from kg.extract import MODEL_NAME, MODEL_SHA256, Embedder, MiniLM, Settings
+from kg.graph.edges import EdgeRule
+from kg.model import Paper
+from kg.taxonomy import DEFAULT_TAXONOMY
+
+__all__ = ["Provenance", "make_provenance"]
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """What generated a graph, written with PROV-O by :func:`to_rdf`.
+
+    Attributes:
+        kg_version: The version of kg that built the graph.
+        model: The embedding model's name.
+        model_sha256: The sha256 of its weights, when they were checked.
+        inputs: ``(path as given, sha256)`` of every input file.
+        taxonomy: ``(path, sha256)`` of the field taxonomy file.
+        settings: ``(name, value)`` of every setting results depend on.
+        generated_at: When the graph was generated; None leaves the time out,
+            so that two builds of the same input are byte-identical (see the
+            README: ``kg build --generated-at`` or ``SOURCE_DATE_EPOCH``).
+        title: A one-line description ("kg: 37 NeurIPS 2026 papers").
+    """
+
+    kg_version: str
+    model: str
+    model_sha256: str | None = None
+    inputs: tuple[tuple[str, str], ...] = ()
+    taxonomy: tuple[str, str] | None = None
+    settings: tuple[tuple[str, bool | int | float | str], ...] = ()
+    generated_at: datetime | None = None
+    title: str = ""
+
+    @property
+    def build_id(self) -> str:
+        """A digest of everything recorded: equal for builds of the same input and settings."""
+        record = {
+            "kg": self.kg_version,
+            "model": [self.model, self.model_sha256],
+            "inputs": sorted(self.inputs),
+            "taxonomy": self.taxonomy,
+            "settings": sorted(self.settings),
+            "at": self.generated_at.isoformat() if self.generated_at else None,
+        }
+        text = json.dumps(record, sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def make_provenance(
+    papers: Sequence[Paper],
+    model: Embedder,
+    taxonomy_path: str | Path | None,
+    settings: Settings,
+    rule: EdgeRule,
+    generated_at: datetime | None,
+    title: str = "",
+) -> Provenance:
+    """What the graph is a function of: kg, the model, the input files, the taxonomy, the knobs."""
+    files = dict.fromkeys(p.source.rpartition(":")[0] or p.source for p in papers if p.source)
+    inputs = tuple((name, file_sha256(Path(name))) for name in files if Path(name).is_file())
+    taxonomy_file = Path(taxonomy_path) if taxonomy_path else DEFAULT_TAXONOMY
+    shown = str(taxonomy_path) if taxonomy_path else "ontology/fields.ttl (shipped with kg)"
+    knobs = [(f"extract.{k}", v) for k, v in asdict(settings).items()]
+    knobs += [(f"edges.{k}", v) for k, v in asdict(rule).items()]
+    if isinstance(model, MiniLM):  # its weights were checked against this digest on load
+        name, digest = MODEL_NAME, MODEL_SHA256
+    else:
+        name, digest = getattr(model, "name", type(model).__qualname__), None
+    return Provenance(
+        kg_version=_kg.__version__,
+        model=str(name),
+        model_sha256=digest,
+        inputs=inputs,
+        taxonomy=(shown, file_sha256(taxonomy_file)),
+        settings=tuple(sorted(knobs)),
+        generated_at=generated_at,
+        title=title,
+    )
