@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -149,40 +149,36 @@ def _distributed() -> Any:
     return distributed
 
 
-def _client(distributed: Any, cluster: Cluster) -> AbstractContextManager[Any]:
+@contextmanager
+def _client(distributed: Any, cluster: Cluster) -> Iterator[Any]:
     """A client of the cluster, closed (and a local cluster stopped) on leaving."""
-
-    @contextmanager
-    def connected() -> Iterator[Any]:
-        quiet = logging.getLogger("distributed")
-        level = quiet.level
-        quiet.setLevel(logging.ERROR)  # workers' start-up chatter is not the user's business
-        try:
-            if cluster.scheduler is None:
-                with (
-                    distributed.LocalCluster(
-                        n_workers=cluster.workers,
-                        threads_per_worker=1,
-                        processes=True,
-                        dashboard_address=":0",  # any free port, never a clash
-                    ) as local,
-                    distributed.Client(local) as client,
-                ):
-                    yield client
-            else:
-                try:
-                    client = distributed.Client(cluster.scheduler, timeout=CONNECT_TIMEOUT)
-                except (OSError, TimeoutError, ValueError) as exc:
-                    raise KGError(
-                        f"cannot reach the Dask scheduler at {cluster.scheduler} ({exc}); "
-                        "check the address (tcp://HOST:8786) and that the scheduler is running"
-                    ) from exc
-                with client:
-                    yield client
-        finally:
-            quiet.setLevel(level)
-
-    return connected()
+    quiet = logging.getLogger("distributed")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)  # workers' start-up chatter is not the user's business
+    try:
+        if cluster.scheduler is None:
+            with (
+                distributed.LocalCluster(
+                    n_workers=cluster.workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=":0",  # any free port, never a clash
+                ) as local,
+                distributed.Client(local) as client,
+            ):
+                yield client
+        else:
+            try:
+                client = distributed.Client(cluster.scheduler, timeout=CONNECT_TIMEOUT)
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise KGError(
+                    f"cannot reach the Dask scheduler at {cluster.scheduler} ({exc}); "
+                    "check the address (tcp://HOST:8786) and that the scheduler is running"
+                ) from exc
+            with client:
+                yield client
+    finally:
+        quiet.setLevel(level)
 
 
 # One extractor per worker process, for the build whose spec made it.
