@@ -13,10 +13,12 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
 import networkx as nx
+import pyoxigraph as ox
 from rdflib import Graph
 
 from kg import export, query
@@ -37,16 +39,18 @@ from kg.extract import (
 from kg.graph import (
     FULL_LIMIT,
     EdgeRule,
+    TripleList,
     ValidationReport,
     knowledge_graph,
     make_provenance,
+    rdf_triples,
     to_networkx,
-    to_rdf,
     validate,
 )
 from kg.ingest import MAX_FILE_BYTES, Reading, Skip, check_outside, read_inputs
 from kg.model import Kind, KnowledgeGraph, Paper
 from kg.taxonomy import load_taxonomy
+from kg.terms import rdflib_graph
 
 __all__ = [
     "Built",
@@ -92,12 +96,17 @@ class Built:
     """A knowledge graph in memory: the hand-off record and the two graphs made from it."""
 
     kg: KnowledgeGraph
-    rdf: Graph
+    triples: list[ox.Triple]  # the RDF, in the order the files are written in
     graph: nx.Graph  # papers, concepts, mentions and shared-concept edges
     reading: Reading | None = None  # what the input files held, skips included
     cache: CacheStats = field(default_factory=CacheStats)
     # Seconds per stage: ingest, model, extract, concepts, graph (validate, export: by build).
     seconds: dict[str, float] = field(default_factory=dict)
+
+    @cached_property
+    def rdf(self) -> Graph:
+        """The RDF as an rdflib graph, made when first asked for (a build does not need it)."""
+        return rdflib_graph(self.triples)
 
 
 @dataclass(frozen=True)
@@ -172,9 +181,9 @@ def assemble(
     provenance = make_provenance(
         papers, model, taxonomy_path, knobs, rule, generated_at, _heading(papers)
     )
-    rdf, graph = to_rdf(kg, provenance), to_networkx(kg)
+    triples, graph = rdf_triples(kg, provenance), to_networkx(kg)
     clock.lap("graph")
-    return Built(kg, rdf, graph, reading, stats, clock.seconds)
+    return Built(kg, triples, graph, reading, stats, clock.seconds)
 
 
 def _read(inputs: Sequence[str | Path], opts: ReadOptions, exclude: Path | None) -> Reading:
@@ -192,10 +201,10 @@ def _heading(papers: Sequence[Paper]) -> str:
     return export.heading(len(papers), [(p.venue, p.year) for p in papers])
 
 
-def check(graph: Graph, mode: Validation = "auto") -> ValidationReport:
+def check(data: Graph | list[ox.Triple], mode: Validation = "auto") -> ValidationReport:
     """Validate a graph kg built; raise :class:`ValidationError` if it violates the shapes."""
-    chosen = ("full" if len(graph) <= FULL_LIMIT else "sample") if mode == "auto" else mode
-    report = validate(graph, chosen)
+    chosen = ("full" if len(data) <= FULL_LIMIT else "sample") if mode == "auto" else mode
+    report = validate(data if isinstance(data, Graph) else TripleList(data), chosen)
     if not report.conforms:
         shown = "\n".join(f"  {v}" for v in report.violations[:10])
         more = len(report.violations) - 10
@@ -210,11 +219,10 @@ def check(graph: Graph, mode: Validation = "auto") -> ValidationReport:
 
 def output_texts(built: Built) -> dict[str, str]:
     """Every output file's text content, by name (the Oxigraph store is not text)."""
-    triples = export.rdf_triples(built.rdf)
     return {
-        "kg.ttl": export.turtle_text(built.rdf, triples),
-        "kg.nt": export.ntriples_text(built.rdf, triples),
-        "kg.jsonld": export.jsonld_text(built.rdf, triples),
+        "kg.ttl": export.turtle_text(built.triples),
+        "kg.nt": export.ntriples_text(built.triples),
+        "kg.jsonld": export.jsonld_text(built.triples),
         "graph.graphml": export.graphml_text(built.graph),
         "graph.json": export.json_text(built.graph),
         **export.render_views(built.graph, _heading(built.kg.papers)),
@@ -331,16 +339,16 @@ def _write(
     clock = _Clock()
     if progress:
         progress("validating", 0, 1)
-    report = check(built.rdf, validation)
+    report = check(built.triples, validation)
     clock.lap("validate")
     if progress:
         progress("writing", 0, 1)
     texts = output_texts(built)
-    encoded = {name: text.encode("utf-8") for name, text in texts.items()}
+    encoded = {name: texts.pop(name).encode("utf-8") for name in list(texts)}  # one copy at a time
     warnings = export.size_warnings({name: len(data) for name, data in encoded.items()})
     files: dict[str, export.Content] = {
         **encoded,
-        query.STORE_NAME: lambda path: query.write_store(path, texts["kg.ttl"]),
+        query.STORE_NAME: lambda path: query.write_store(path, encoded["kg.ttl"]),
     }
     committed = (lambda: progress("written", 1, 1)) if progress else None
     written = target.write(files, on_commit=committed)

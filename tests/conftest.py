@@ -126,6 +126,7 @@ class Build:
         self.built = built
         self.kg = built.kg
         self.rdf = built.rdf
+        self.triples = built.triples
         self.graph = built.graph
         self.out = out
 

@@ -36,6 +36,7 @@ RANKS: tuple[tuple[str, ...], ...] = (
         "kg.text",
         "kg.taxonomy",
         "kg.vocab",
+        "kg.terms",
         "kg.offline",
         "kg.digest",
     ),

@@ -9,11 +9,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from rdflib import Graph, Literal, URIRef
+from rdflib.compare import isomorphic
 from rdflib.namespace import DCTERMS, SKOS, XSD
 
 from kg.cli import cli
-from kg.graph import neighbourhood, validate
+from kg.graph import TripleList, neighbourhood, validate
 from kg.query import StoreTriples, store_from_rdflib
+from kg.terms import oxigraph_triples, rdflib_graph, sort_triples
 from kg.vocab import KG, SCHEMA, compact
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -119,6 +121,28 @@ def test_batches_and_store_give_the_full_answer(fake_build):
     assert from_store.results == full.results
 
 
+def test_a_builds_triples_give_the_answer_of_its_rdflib_graph(fake_build):
+    g = Graph()
+    g += fake_build.rdf
+    for breakage in BREAKAGES:
+        breakage(g)
+    triples = TripleList(sort_triples(oxigraph_triples(g)))
+    for mode in ("sample", "batch", "full"):
+        expected = validate(g, mode, sample_size=3)
+        assert not expected.conforms
+        assert validate(triples, mode, sample_size=3) == expected, mode
+
+
+def test_a_sample_of_a_builds_triples_reads_whole_neighbourhoods(fake_build):
+    triples = TripleList(fake_build.triples)
+    papers = _papers(fake_build.rdf)[:3]
+    together = triples.neighbourhoods(papers)
+    one_by_one = Graph()
+    for paper in papers:
+        one_by_one += neighbourhood(fake_build.rdf, [paper])
+    assert isomorphic(together, one_by_one) and len(together) > 3 * 10
+
+
 def test_a_sample_finds_a_fault_of_every_node(fake_build):
     g = Graph()
     g += fake_build.rdf
@@ -178,14 +202,14 @@ def test_a_build_refuses_to_write_an_invalid_graph(fake_model, monkeypatch, tmp_
     out = tmp_path / "out"
     out.mkdir()
     (out / "kg.ttl").write_text("previous\n")
-    real = kg.build.to_rdf
+    real = kg.build.rdf_triples
 
     def broken_rdf(*args, **kwargs):
-        g = real(*args, **kwargs)
+        g = rdflib_graph(real(*args, **kwargs))
         _break_title(g)
-        return g
+        return sort_triples(oxigraph_triples(g))
 
-    monkeypatch.setattr(kg.build, "to_rdf", broken_rdf)
+    monkeypatch.setattr(kg.build, "rdf_triples", broken_rdf)
     code, out_text, err = run("build", str(inputs), "--out", str(out))
     assert code == 1 and out_text == ""
     assert "does not conform to kg's SHACL shapes" in err and "nothing was written" in err

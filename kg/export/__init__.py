@@ -8,19 +8,19 @@ in one step. :data:`SIZE_WARNINGS` says when a file is big enough to warn about.
 
 from kg.export.atomic import Content, Output, exchange_supported, output_dir, write_files
 from kg.export.serialize import (
+    RdfData,
     graph_from_json,
     graphml_text,
     json_text,
     jsonld_text,
     ntriples_text,
-    rdf_triples,
     turtle_text,
 )
 from kg.export.sizes import SIZE_WARNINGS, size_warnings
 from kg.export.views import VIEW_FILES, heading, render_views
 
 __all__ = [
-    "rdf_triples",
+    "RdfData",
     "turtle_text",
     "ntriples_text",
     "jsonld_text",

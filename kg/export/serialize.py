@@ -11,19 +11,19 @@ JSON): ``tests/test_serialize.py`` checks that on generated hostile text.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import networkx as nx
 import pyoxigraph as ox
-from rdflib import BNode, Graph, Literal, URIRef
-from rdflib.term import Node
+from rdflib import Graph
 
 from kg.errors import KGError
+from kg.terms import XSD_STRING, bound_prefixes, oxigraph_triples, sort_triples
 from kg.text import printable
 
 __all__ = [
-    "rdf_triples",
+    "RdfData",
     "turtle_text",
     "ntriples_text",
     "jsonld_text",
@@ -33,50 +33,28 @@ __all__ = [
 ]
 
 
-def rdf_triples(g: Graph) -> list[ox.Triple]:
-    """The graph's triples as pyoxigraph terms, sorted by subject (its types first), then
-    predicate and object, for the serialisers below to share.
+RdfData = Graph | Sequence[ox.Triple]
+
+
+def _sorted(data: RdfData) -> Sequence[ox.Triple]:
+    """pyoxigraph triples in kg's order (:func:`kg.terms.sort_triples`); ``data`` is an
+    rdflib graph, or triples in that order already (what a build makes)."""
+    return sort_triples(oxigraph_triples(data)) if isinstance(data, Graph) else data
+
+
+def _prefixes(data: RdfData) -> list[tuple[str, str]]:
+    if isinstance(data, Graph):
+        return sorted((prefix, str(ns)) for prefix, ns in data.namespaces() if prefix)
+    return list(bound_prefixes())
+
+
+def turtle_text(data: RdfData) -> str:
+    """Turtle with the graph's prefixes that its IRIs use, subjects in sorted order.
 
     rdflib's own Turtle serializer takes over a minute at a million triples;
     Oxigraph's writes the same triples in about a second.
     """
-    named: dict[URIRef, ox.NamedNode] = {}
-
-    def term(node: Node) -> Any:
-        if isinstance(node, URIRef):
-            found = named.get(node)
-            if found is None:
-                found = named[node] = ox.NamedNode(str(node))
-            return found
-        if isinstance(node, BNode):
-            return ox.BlankNode(str(node))
-        if isinstance(node, Literal):
-            if node.language:
-                return ox.Literal(str(node), language=node.language)
-            if node.datatype:
-                return ox.Literal(str(node), datatype=term(node.datatype))
-            return ox.Literal(str(node))
-        raise TypeError(f"not an RDF term: {node!r}")
-
-    triples = [ox.Triple(term(s), term(p), term(o)) for s, p, o in g]
-    rdf_type = str(_RDF_TYPE)
-    triples.sort(
-        key=lambda t: (
-            str(t.subject),
-            t.predicate.value != rdf_type,
-            str(t.predicate),
-            str(t.object),
-        )
-    )
-    return triples
-
-
-def turtle_text(g: Graph, triples: list[ox.Triple] | None = None) -> str:
-    """Turtle with the graph's prefixes that its IRIs use, subjects in sorted order.
-
-    ``triples`` is :func:`rdf_triples` of ``g`` when the caller has it already.
-    """
-    triples = rdf_triples(g) if triples is None else triples
+    triples = _sorted(data)
     iris = {
         t.value
         for tr in triples
@@ -84,20 +62,19 @@ def turtle_text(g: Graph, triples: list[ox.Triple] | None = None) -> str:
         if isinstance(t, ox.NamedNode)
     }
     iris |= {tr.object.datatype.value for tr in triples if isinstance(tr.object, ox.Literal)}
-    bound = sorted((prefix, str(ns)) for prefix, ns in g.namespaces() if prefix)
-    used = {prefix: ns for prefix, ns in bound if any(iri.startswith(ns) for iri in iris)}
+    used = {prefix: ns for prefix, ns in _prefixes(data) if any(iri.startswith(ns) for iri in iris)}
     return _serialized(triples, ox.RdfFormat.TURTLE, used)
 
 
-def ntriples_text(g: Graph, triples: list[ox.Triple] | None = None) -> str:
+def ntriples_text(data: RdfData) -> str:
     """N-Triples, one triple a line, sorted: the form line-oriented tools and diffs want."""
-    triples = rdf_triples(g) if triples is None else triples
-    lines = _serialized(triples, ox.RdfFormat.N_TRIPLES).split("\n")
-    return "".join(f"{line}\n" for line in sorted(set(lines)) if line.strip())
+    lines = [f"{t} .\n" for t in _sorted(data)]  # a pyoxigraph triple prints as N-Triples
+    lines.sort()
+    return "".join(lines)
 
 
 def _serialized(
-    triples: list[ox.Triple], fmt: ox.RdfFormat, prefixes: dict[str, str] | None = None
+    triples: Sequence[ox.Triple], fmt: ox.RdfFormat, prefixes: dict[str, str] | None = None
 ) -> str:
     data = ox.serialize(triples, format=fmt, prefixes=prefixes)
     assert data is not None  # no output stream given: the bytes are returned
@@ -107,9 +84,9 @@ def _serialized(
 class _Compactor:
     """IRIs as ``prefix:local`` names by the graph's prefixes, remembering which were used."""
 
-    def __init__(self, g: Graph) -> None:
+    def __init__(self, prefixes: Iterable[tuple[str, str]]) -> None:
         self.prefixes = sorted(
-            ((prefix, str(ns)) for prefix, ns in g.namespaces() if str(ns)[-1:] in "/#"),
+            ((prefix, ns) for prefix, ns in prefixes if ns[-1:] in "/#"),
             key=lambda pair: (-len(pair[1]), pair[0]),
         )
         self.used: dict[str, str] = {}
@@ -128,17 +105,17 @@ class _Compactor:
         return found
 
 
-def jsonld_text(g: Graph, triples: list[ox.Triple] | None = None) -> str:
+def jsonld_text(data: RdfData) -> str:
     """JSON-LD: one node object per subject, with kg's prefixes as its ``@context``.
 
     Written by kg rather than by rdflib's JSON-LD serializer, whose order
     follows the store's and so changes between runs; here subjects,
     properties and values are sorted, and each node object is one line. Every
     value is an array of value objects, so the document reads back to exactly
-    the same triples. ``triples`` is :func:`rdf_triples` of ``g`` if known.
+    the same triples.
     """
-    triples = rdf_triples(g) if triples is None else triples
-    compact = _Compactor(g)
+    triples = _sorted(data)
+    compact = _Compactor(_prefixes(data))
 
     def ref(node: Any) -> str:
         return f"_:{node.value}" if isinstance(node, ox.BlankNode) else compact(node.value)
@@ -148,12 +125,12 @@ def jsonld_text(g: Graph, triples: list[ox.Triple] | None = None) -> str:
             value: dict[str, Any] = {"@value": node.value}
             if node.language:
                 value["@language"] = node.language
-            elif node.datatype.value != _XSD_STRING:
+            elif node.datatype.value != XSD_STRING:
                 value["@type"] = compact(node.datatype.value)
             return value
         return {"@id": ref(node)}
 
-    rdf_type = str(_RDF_TYPE)
+    rdf_type = _RDF_TYPE
     lines = []
     node_object: dict[str, Any] = {}
     for tr in triples:  # sorted by subject, then predicate and object
@@ -173,8 +150,7 @@ def jsonld_text(g: Graph, triples: list[ox.Triple] | None = None) -> str:
     return f'{{\n"@context": {context},\n"@graph": [\n{graph}\n]\n}}\n'
 
 
-_RDF_TYPE = URIRef("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
-_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+_RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 
 
 def _scalar(value: Any) -> Any:

@@ -14,10 +14,11 @@ from kg.graph.edges import EdgeRule, shared_concept_edges
 from kg.graph.labels import paper_labels
 from kg.graph.networks import concept_graph, concept_node, paper_node, shares_graph, to_networkx
 from kg.graph.provenance import Provenance, make_provenance
-from kg.graph.rdf import ROLE_PROPERTY, concept_iri, overlap_iri, paper_iri, to_rdf
+from kg.graph.rdf import ROLE_PROPERTY, concept_iri, overlap_iri, paper_iri, rdf_triples, to_rdf
 from kg.graph.shapes import (
     FULL_LIMIT,
     SHAPES,
+    TripleList,
     TripleSource,
     ValidationReport,
     Violation,
@@ -33,6 +34,7 @@ __all__ = [
     "shared_concept_edges",
     "EdgeRule",
     "to_rdf",
+    "rdf_triples",
     "Provenance",
     "make_provenance",
     "ROLE_PROPERTY",
@@ -41,6 +43,7 @@ __all__ = [
     "ValidationReport",
     "Violation",
     "TripleSource",
+    "TripleList",
     "neighbourhood",
     "SHAPES",
     "FULL_LIMIT",

@@ -19,24 +19,30 @@ What a graph holds (``ontology/kg.ttl`` defines every ``kg:`` term,
   generated.
 
 Every IRI is a function of the data, never of a counter or a clock, so the
-same input gives the same triples.
+same input gives the same triples. They are made as pyoxigraph terms
+(:func:`rdf_triples`), a tenth of an rdflib graph's memory and time at scale;
+:func:`to_rdf` gives them as an rdflib ``Graph``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import UTC
+from typing import Any
 from urllib.parse import quote
 
-from rdflib import RDF, RDFS, XSD, Graph, Literal, URIRef
+import pyoxigraph as ox
+from rdflib import RDF, RDFS, XSD, Graph, URIRef
 from rdflib.namespace import DCTERMS, PROV, SKOS
 
 from kg.graph.provenance import Provenance
 from kg.model import Concept, Edge, Kind, KnowledgeGraph, Link, Paper, Role
 from kg.taxonomy import Taxonomy
-from kg.vocab import DATA, KG, PREFIXES, SCHEMA
+from kg.terms import Terms, rdflib_graph, sort_triples
+from kg.vocab import DATA, KG, SCHEMA
 
 __all__ = [
+    "rdf_triples",
     "to_rdf",
     "paper_iri",
     "concept_iri",
@@ -45,7 +51,7 @@ __all__ = [
     "ROLE_PROPERTY",
 ]
 
-_CLASS = {Kind.METHOD: KG.Method, Kind.PROBLEM: KG.Problem, Kind.FIELD: KG.Field}
+_CLASS = {Kind.METHOD: "Method", Kind.PROBLEM: "Problem", Kind.FIELD: "Field"}
 ROLE_PROPERTY = {
     Role.PROPOSES: KG.proposes,
     Role.USES: KG.usesMethod,
@@ -55,8 +61,11 @@ ROLE_PROPERTY = {
 }
 #: SKOS mapping properties' inverses (the others are symmetric).
 _INVERSE = {"broadMatch": "narrowMatch", "narrowMatch": "broadMatch"}
+_KG, _SKOS, _RDF, _RDFS = Terms(KG), Terms(SKOS), Terms(RDF), Terms(RDFS)
+_DC, _PROV, _SCHEMA, _XSD = Terms(DCTERMS), Terms(PROV), Terms(SCHEMA), Terms(XSD)
+_ROLE = {role: ox.NamedNode(str(prop)) for role, prop in ROLE_PROPERTY.items()}
 #: The scheme of a taxonomy whose file declares none.
-_FIELDS_FALLBACK = DATA["fields"]
+_FIELDS_FALLBACK = ox.NamedNode(str(DATA["fields"]))
 
 
 def paper_iri(paper_id: str) -> URIRef:
@@ -74,20 +83,43 @@ def overlap_iri(a: str, b: str) -> URIRef:
     return DATA[f"overlap/{a}/{b}"]
 
 
+class _Triples(list[ox.Triple]):
+    """The triples of a graph being made, added as rdflib's ``Graph.add`` takes them."""
+
+    def add(self, triple: tuple[ox.NamedNode, ox.NamedNode, Any]) -> None:
+        self.append(ox.Triple(*triple))
+
+
+def _data(path: str) -> ox.NamedNode:
+    return ox.NamedNode(f"{DATA}{path}")
+
+
+def _node(iri: URIRef) -> ox.NamedNode:
+    return ox.NamedNode(str(iri))
+
+
+def _en(text: str) -> ox.Literal:
+    return ox.Literal(text, language="en")
+
+
 def to_rdf(kg: KnowledgeGraph, provenance: Provenance | None = None) -> Graph:
-    """The whole knowledge graph as RDF under kg's ontology.
+    """:func:`rdf_triples` as an rdflib ``Graph``, with kg's prefixes bound."""
+    return rdflib_graph(rdf_triples(kg, provenance))
+
+
+def rdf_triples(kg: KnowledgeGraph, provenance: Provenance | None = None) -> list[ox.Triple]:
+    """The whole knowledge graph as RDF under kg's ontology: each triple once, in the
+    order every file writes them (:func:`kg.terms.sort_triples`).
 
     Every link appears twice over: as a direct triple (``paper kg:proposes
     concept``) for simple queries, and as a ``kg:ConceptLink`` node carrying
     the confidence and evidence sentence; every shared-concept edge likewise,
     as ``kg:sharesConceptWith`` and as a ``kg:ConceptOverlap`` node.
     """
-    g = Graph()
-    for prefix, ns in PREFIXES.items():
-        g.bind(prefix, ns, override=True)
+    g = _Triples()
     field_iris = kg.field_iris
     concepts = {c.key: c for c in kg.concepts}
-    iri = {c.key: concept_iri(c, field_iris) for c in kg.concepts}
+    iri = {c.key: _node(concept_iri(c, field_iris)) for c in kg.concepts}
     _add_scheme(g, kg)
     _add_taxonomy(g, kg.taxonomy)
     for p in kg.papers:
@@ -101,75 +133,77 @@ def to_rdf(kg: KnowledgeGraph, provenance: Provenance | None = None) -> Graph:
         _add_overlap(g, edge, label, iri)
     if provenance is not None:
         _add_provenance(g, provenance)
-    return g
+    return sort_triples(g)
 
 
-def _add_scheme(g: Graph, kg: KnowledgeGraph) -> None:
-    g.add((KG.concepts, RDF.type, SKOS.ConceptScheme))
-    g.add((KG.concepts, SKOS.prefLabel, Literal("Concepts extracted by kg", lang="en")))
+def _add_scheme(g: _Triples, kg: KnowledgeGraph) -> None:
+    g.add((_KG.concepts, _RDF.type, _SKOS.ConceptScheme))
+    g.add((_KG.concepts, _SKOS.prefLabel, _en("Concepts extracted by kg")))
 
 
-def _field_scheme(taxonomy: Taxonomy) -> URIRef:
-    return URIRef(taxonomy.scheme) if taxonomy.scheme else _FIELDS_FALLBACK
+def _field_scheme(taxonomy: Taxonomy) -> ox.NamedNode:
+    return ox.NamedNode(taxonomy.scheme) if taxonomy.scheme else _FIELDS_FALLBACK
 
 
-def _add_taxonomy(g: Graph, taxonomy: Taxonomy) -> None:
+def _add_taxonomy(g: _Triples, taxonomy: Taxonomy) -> None:
     """The whole field taxonomy as SKOS, with the labels of the concepts it maps to."""
     scheme = _field_scheme(taxonomy)
-    g.add((scheme, RDF.type, SKOS.ConceptScheme))
-    g.add((scheme, SKOS.prefLabel, Literal(taxonomy.scheme_label or "fields", lang="en")))
-    iris = {f.key: URIRef(f.iri) for f in taxonomy.fields}
+    g.add((scheme, _RDF.type, _SKOS.ConceptScheme))
+    g.add((scheme, _SKOS.prefLabel, _en(taxonomy.scheme_label or "fields")))
+    iris = {f.key: ox.NamedNode(f.iri) for f in taxonomy.fields}
     for f in taxonomy.fields:
         node = iris[f.key]
-        g.add((node, RDF.type, SKOS.Concept))
-        g.add((node, SKOS.inScheme, scheme))
-        g.add((node, SKOS.prefLabel, Literal(f.label, lang="en")))
+        g.add((node, _RDF.type, _SKOS.Concept))
+        g.add((node, _SKOS.inScheme, scheme))
+        g.add((node, _SKOS.prefLabel, _en(f.label)))
         for alt in f.alt_labels:
-            g.add((node, SKOS.altLabel, Literal(alt, lang="en")))
+            g.add((node, _SKOS.altLabel, _en(alt)))
         if f.description:
-            g.add((node, SKOS.definition, Literal(f.description, lang="en")))
+            g.add((node, _SKOS.definition, _en(f.description)))
         if f.broader:
-            g.add((node, SKOS.broader, iris[f.broader]))
-            g.add((iris[f.broader], SKOS.narrower, node))
+            g.add((node, _SKOS.broader, iris[f.broader]))
+            g.add((iris[f.broader], _SKOS.narrower, node))
         else:
-            g.add((node, SKOS.topConceptOf, scheme))
-            g.add((scheme, SKOS.hasTopConcept, node))
+            g.add((node, _SKOS.topConceptOf, scheme))
+            g.add((scheme, _SKOS.hasTopConcept, node))
         for relation, target in f.matches:
-            g.add((node, SKOS[relation], URIRef(target)))
-            g.add((URIRef(target), SKOS[_INVERSE.get(relation, relation)], node))
+            g.add((node, _SKOS[relation], ox.NamedNode(target)))
+            g.add((ox.NamedNode(target), _SKOS[_INVERSE.get(relation, relation)], node))
     for target, label in taxonomy.targets.items():
-        g.add((URIRef(target), RDF.type, SKOS.Concept))
-        g.add((URIRef(target), SKOS.prefLabel, Literal(label, lang="en")))
+        g.add((ox.NamedNode(target), _RDF.type, _SKOS.Concept))
+        g.add((ox.NamedNode(target), _SKOS.prefLabel, _en(label)))
 
 
-def _add_paper(g: Graph, p: Paper, label: str) -> None:
-    node = paper_iri(p.id)
-    g.add((node, RDF.type, KG.Paper))
-    g.add((node, RDF.type, SCHEMA.ScholarlyArticle))
-    g.add((node, DCTERMS.identifier, Literal(p.id)))
-    g.add((node, DCTERMS.title, Literal(label)))
+def _add_paper(g: _Triples, p: Paper, label: str) -> None:
+    node = _node(paper_iri(p.id))
+    g.add((node, _RDF.type, _KG.Paper))
+    g.add((node, _RDF.type, _SCHEMA.ScholarlyArticle))
+    g.add((node, _DC.identifier, ox.Literal(p.id)))
+    g.add((node, _DC.title, ox.Literal(label)))
     if not p.title:
-        g.add((node, KG.derivedTitle, Literal(True)))
-    g.add((node, DCTERMS.abstract, Literal(p.abstract)))
+        g.add((node, _KG.derivedTitle, ox.Literal("true", datatype=_XSD.boolean)))
+    g.add((node, _DC.abstract, ox.Literal(p.abstract)))
     for position, name in enumerate(p.authors, start=1):
-        author = DATA[f"paper/{p.id}/author/{position}"]
-        g.add((node, DCTERMS.creator, author))
-        g.add((author, RDF.type, DCTERMS.Agent))
-        g.add((author, RDF.type, SCHEMA.Person))
-        g.add((author, SCHEMA.name, Literal(name)))
-        g.add((author, KG.authorPosition, Literal(position, datatype=XSD.positiveInteger)))
+        author = _data(f"paper/{p.id}/author/{position}")
+        g.add((node, _DC.creator, author))
+        g.add((author, _RDF.type, _DC.Agent))
+        g.add((author, _RDF.type, _SCHEMA.Person))
+        g.add((author, _SCHEMA.name, ox.Literal(name)))
+        g.add(
+            (author, _KG.authorPosition, ox.Literal(str(position), datatype=_XSD.positiveInteger))
+        )
     if p.year is not None:
-        g.add((node, DCTERMS.issued, Literal(str(p.year), datatype=XSD.gYear)))
+        g.add((node, _DC.issued, ox.Literal(str(p.year), datatype=_XSD.gYear)))
     if p.venue:
-        g.add((node, KG.venue, Literal(p.venue)))
+        g.add((node, _KG.venue, ox.Literal(p.venue)))
     for keyword in p.keywords:
-        g.add((node, SCHEMA.keywords, Literal(keyword)))
+        g.add((node, _SCHEMA.keywords, ox.Literal(keyword)))
     if p.source:
-        g.add((node, KG.source, Literal(p.source)))
+        g.add((node, _KG.source, ox.Literal(p.source)))
 
 
 def _add_concept(
-    g: Graph, c: Concept, concepts: Mapping[str, Concept], iri: Mapping[str, URIRef]
+    g: _Triples, c: Concept, concepts: Mapping[str, Concept], iri: Mapping[str, ox.NamedNode]
 ) -> None:
     """A method or problem as a SKOS concept of ``kg:concepts`` with its broader concepts.
 
@@ -178,124 +212,128 @@ def _add_concept(
     a concept of another scheme ("Thompson Sampling" under bandits).
     """
     node = iri[c.key]
-    g.add((node, RDF.type, _CLASS[c.kind]))
-    g.add((node, RDF.type, SKOS.Concept))
+    g.add((node, _RDF.type, _KG[_CLASS[c.kind]]))
+    g.add((node, _RDF.type, _SKOS.Concept))
     if c.kind is Kind.FIELD:
         return
-    g.add((node, SKOS.prefLabel, Literal(c.label, lang="en")))
+    g.add((node, _SKOS.prefLabel, _en(c.label)))
     for alt in c.alt_labels:
-        g.add((node, SKOS.altLabel, Literal(alt, lang="en")))
-    g.add((node, SKOS.inScheme, KG.concepts))
+        g.add((node, _SKOS.altLabel, _en(alt)))
+    g.add((node, _SKOS.inScheme, _KG.concepts))
     top = True
     for key in c.broader:
         target = iri[key]
         if concepts[key].kind is Kind.FIELD:
-            g.add((node, SKOS.broadMatch, target))
-            g.add((target, SKOS.narrowMatch, node))
+            g.add((node, _SKOS.broadMatch, target))
+            g.add((target, _SKOS.narrowMatch, node))
         else:
             top = False
-            g.add((node, SKOS.broader, target))
-            g.add((target, SKOS.narrower, node))
+            g.add((node, _SKOS.broader, target))
+            g.add((target, _SKOS.narrower, node))
     if top:
-        g.add((node, SKOS.topConceptOf, KG.concepts))
-        g.add((KG.concepts, SKOS.hasTopConcept, node))
+        g.add((node, _SKOS.topConceptOf, _KG.concepts))
+        g.add((_KG.concepts, _SKOS.hasTopConcept, node))
 
 
-def _add_link(g: Graph, link: Link, target: URIRef) -> None:
-    paper = paper_iri(link.paper_id)
-    prop = ROLE_PROPERTY[link.role]
+def _add_link(g: _Triples, link: Link, target: ox.NamedNode) -> None:
+    paper = _node(paper_iri(link.paper_id))
+    prop = _ROLE[link.role]
     g.add((paper, prop, target))
-    node = DATA[f"link/{link.paper_id}/{link.concept_key}"]
-    g.add((node, RDF.type, KG.ConceptLink))
-    g.add((node, KG.paper, paper))
-    g.add((node, KG.concept, target))
-    g.add((node, KG.role, prop))
-    g.add((node, KG.confidence, _decimal(link.score)))
-    g.add((node, KG.evidence, Literal(link.sentence)))
-    g.add((node, PROV.wasAttributedTo, KG.extractor))
+    node = _data(f"link/{link.paper_id}/{link.concept_key}")
+    g.add((node, _RDF.type, _KG.ConceptLink))
+    g.add((node, _KG.paper, paper))
+    g.add((node, _KG.concept, target))
+    g.add((node, _KG.role, prop))
+    g.add((node, _KG.confidence, _decimal(link.score)))
+    g.add((node, _KG.evidence, ox.Literal(link.sentence)))
+    g.add((node, _PROV.wasAttributedTo, _KG.extractor))
 
 
-def _add_overlap(g: Graph, edge: Edge, label: Mapping[str, str], iri: Mapping[str, URIRef]) -> None:
+def _add_overlap(
+    g: _Triples, edge: Edge, label: Mapping[str, str], iri: Mapping[str, ox.NamedNode]
+) -> None:
     from kg.graph.networks import explain  # the NetworkX edge's explanation, word for word
 
-    a, b = paper_iri(edge.a), paper_iri(edge.b)
-    g.add((a, KG.sharesConceptWith, b))
-    g.add((b, KG.sharesConceptWith, a))
-    node = overlap_iri(edge.a, edge.b)
-    g.add((node, RDF.type, KG.ConceptOverlap))
-    g.add((node, KG.firstPaper, a))
-    g.add((node, KG.secondPaper, b))
-    g.add((node, KG.weight, _decimal(edge.weight)))
-    g.add((node, KG.explanation, Literal(explain(edge.shared, label))))
+    a, b = _node(paper_iri(edge.a)), _node(paper_iri(edge.b))
+    g.add((a, _KG.sharesConceptWith, b))
+    g.add((b, _KG.sharesConceptWith, a))
+    node = _node(overlap_iri(edge.a, edge.b))
+    g.add((node, _RDF.type, _KG.ConceptOverlap))
+    g.add((node, _KG.firstPaper, a))
+    g.add((node, _KG.secondPaper, b))
+    g.add((node, _KG.weight, _decimal(edge.weight)))
+    g.add((node, _KG.explanation, ox.Literal(explain(edge.shared, label))))
     for s in edge.shared:
-        shared = DATA[f"overlap/{edge.a}/{edge.b}/{s.concept_key}"]
-        g.add((node, KG.sharedConcept, shared))
-        g.add((shared, RDF.type, KG.SharedConcept))
-        g.add((shared, KG.concept, iri[s.concept_key]))
-        g.add((shared, KG.how, Literal(s.how.value)))
-        g.add((shared, KG.weight, _decimal(s.weight)))
+        shared = _data(f"overlap/{edge.a}/{edge.b}/{s.concept_key}")
+        g.add((node, _KG.sharedConcept, shared))
+        g.add((shared, _RDF.type, _KG.SharedConcept))
+        g.add((shared, _KG.concept, iri[s.concept_key]))
+        g.add((shared, _KG.how, ox.Literal(s.how.value)))
+        g.add((shared, _KG.weight, _decimal(s.weight)))
         first, second = s.via
-        g.add((shared, KG.viaFirst, iri[first or s.concept_key]))
-        g.add((shared, KG.viaSecond, iri[second or s.concept_key]))
+        g.add((shared, _KG.viaFirst, iri[first or s.concept_key]))
+        g.add((shared, _KG.viaSecond, iri[second or s.concept_key]))
 
 
-def _add_provenance(g: Graph, prov: Provenance) -> None:
+def _add_provenance(g: _Triples, prov: Provenance) -> None:
     """The build as a ``prov:Activity`` that used its inputs and generated the graph."""
     build_id = prov.build_id
-    build, graph = DATA[f"build/{build_id}"], DATA[f"graph/{build_id}"]
-    software = DATA[f"software/kg/{quote(prov.kg_version)}"]
-    g.add((graph, RDF.type, KG.KnowledgeGraph))
-    g.add((graph, RDF.type, PROV.Entity))
-    g.add((graph, PROV.wasGeneratedBy, build))
-    g.add((graph, PROV.wasAttributedTo, software))
+    build, graph = _data(f"build/{build_id}"), _data(f"graph/{build_id}")
+    software = _data(f"software/kg/{quote(prov.kg_version)}")
+    g.add((graph, _RDF.type, _KG.KnowledgeGraph))
+    g.add((graph, _RDF.type, _PROV.Entity))
+    g.add((graph, _PROV.wasGeneratedBy, build))
+    g.add((graph, _PROV.wasAttributedTo, software))
     if prov.title:
-        g.add((graph, DCTERMS.title, Literal(prov.title)))
-    g.add((build, RDF.type, KG.Build))
-    g.add((build, RDF.type, PROV.Activity))
-    g.add((build, RDFS.label, Literal(f"kg build {build_id}")))
-    g.add((build, PROV.wasAssociatedWith, software))
-    g.add((build, PROV.wasAssociatedWith, KG.extractor))
+        g.add((graph, _DC.title, ox.Literal(prov.title)))
+    g.add((build, _RDF.type, _KG.Build))
+    g.add((build, _RDF.type, _PROV.Activity))
+    g.add((build, _RDFS.label, ox.Literal(f"kg build {build_id}")))
+    g.add((build, _PROV.wasAssociatedWith, software))
+    g.add((build, _PROV.wasAssociatedWith, _KG.extractor))
     if prov.generated_at is not None:
         at = prov.generated_at.astimezone(UTC).replace(microsecond=0)
-        stamp = Literal(at.isoformat().replace("+00:00", "Z"), datatype=XSD.dateTime)
-        g.add((graph, PROV.generatedAtTime, stamp))
-        g.add((build, PROV.endedAtTime, stamp))
-    g.add((software, RDF.type, PROV.SoftwareAgent))
-    g.add((software, RDF.type, SCHEMA.SoftwareApplication))
-    g.add((software, RDFS.label, Literal(f"kg {prov.kg_version}")))
-    g.add((software, SCHEMA.softwareVersion, Literal(prov.kg_version)))
-    g.add((KG.extractor, RDF.type, PROV.SoftwareAgent))
-    g.add((KG.extractor, PROV.actedOnBehalfOf, software))
-    model = DATA[f"model/{prov.model_sha256 or quote(prov.model, safe='')}"]
-    g.add((build, PROV.used, model))
-    g.add((model, RDF.type, PROV.Entity))
-    g.add((model, RDFS.label, Literal(prov.model)))
+        stamp = ox.Literal(at.isoformat().replace("+00:00", "Z"), datatype=_XSD.dateTime)
+        g.add((graph, _PROV.generatedAtTime, stamp))
+        g.add((build, _PROV.endedAtTime, stamp))
+    g.add((software, _RDF.type, _PROV.SoftwareAgent))
+    g.add((software, _RDF.type, _SCHEMA.SoftwareApplication))
+    g.add((software, _RDFS.label, ox.Literal(f"kg {prov.kg_version}")))
+    g.add((software, _SCHEMA.softwareVersion, ox.Literal(prov.kg_version)))
+    g.add((_KG.extractor, _RDF.type, _PROV.SoftwareAgent))
+    g.add((_KG.extractor, _PROV.actedOnBehalfOf, software))
+    model = _data(f"model/{prov.model_sha256 or quote(prov.model, safe='')}")
+    g.add((build, _PROV.used, model))
+    g.add((model, _RDF.type, _PROV.Entity))
+    g.add((model, _RDFS.label, ox.Literal(prov.model)))
     if prov.model_sha256:
-        g.add((model, KG.sha256, Literal(prov.model_sha256)))
+        g.add((model, _KG.sha256, ox.Literal(prov.model_sha256)))
     used = list(prov.inputs) + ([prov.taxonomy] if prov.taxonomy else [])
     for index, (path, digest) in enumerate(used):
-        entity = DATA[f"file/{digest}"]
-        g.add((build, PROV.used, entity))
-        g.add((entity, RDF.type, PROV.Entity))
-        g.add((entity, KG.source, Literal(path)))
-        g.add((entity, KG.sha256, Literal(digest)))
+        entity = _data(f"file/{digest}")
+        g.add((build, _PROV.used, entity))
+        g.add((entity, _RDF.type, _PROV.Entity))
+        g.add((entity, _KG.source, ox.Literal(path)))
+        g.add((entity, _KG.sha256, ox.Literal(digest)))
         kind = "input file" if index < len(prov.inputs) else "field taxonomy"
-        g.add((entity, RDFS.label, Literal(kind)))
+        g.add((entity, _RDFS.label, ox.Literal(kind)))
     for name, value in prov.settings:
-        setting = DATA[f"build/{build_id}/setting/{quote(name, safe='')}"]
-        g.add((build, KG.setting, setting))
-        g.add((setting, RDF.type, KG.Setting))
-        g.add((setting, RDFS.label, Literal(name)))
-        g.add((setting, RDF.value, _setting_value(value)))
+        setting = _data(f"build/{build_id}/setting/{quote(name, safe='')}")
+        g.add((build, _KG.setting, setting))
+        g.add((setting, _RDF.type, _KG.Setting))
+        g.add((setting, _RDFS.label, ox.Literal(name)))
+        g.add((setting, _RDF.value, _setting_value(value)))
 
 
-def _setting_value(value: bool | int | float | str) -> Literal:
-    if isinstance(value, (bool, int)):
-        return Literal(value)
+def _setting_value(value: bool | int | float | str) -> ox.Literal:
+    if isinstance(value, bool):
+        return ox.Literal(str(value).lower(), datatype=_XSD.boolean)
+    if isinstance(value, int):
+        return ox.Literal(str(value), datatype=_XSD.integer)
     if isinstance(value, float):
-        return Literal(repr(value), datatype=XSD.double)
-    return Literal(str(value))
+        return ox.Literal(repr(value), datatype=_XSD.double)
+    return ox.Literal(str(value))
 
 
-def _decimal(value: float) -> Literal:
-    return Literal(f"{value:.4f}", datatype=XSD.decimal)
+def _decimal(value: float) -> ox.Literal:
+    return ox.Literal(f"{value:.4f}", datatype=_XSD.decimal)

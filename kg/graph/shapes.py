@@ -12,7 +12,9 @@ full):
 - ``sample``: ``sample_size`` focus nodes of every target class, picked by a
   hash of their IRI (the same every time, spread over the graph), on their
   neighbourhoods. A systematic fault in kg's writer shows in every node, so a
-  sample finds it; a fault in one node may need ``full`` or ``batch``.
+  sample finds it; a fault in one node may need ``full`` or ``batch``. A
+  build's own triples (:class:`TripleList`) are sampled in three passes over
+  them, without an rdflib graph of the whole.
 
 :func:`validate` returns a :class:`ValidationReport` whose lines name the
 focus node, the path and what was expected.
@@ -26,18 +28,21 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal, Protocol
 
+import pyoxigraph as ox
 from rdflib import RDF, BNode, Graph, URIRef
 from rdflib import Literal as RDFLiteral
 from rdflib.namespace import SH
 from rdflib.term import Node
 
 from kg.taxonomy import shipped_ontology
+from kg.terms import rdflib_graph, to_oxigraph, to_rdflib
 from kg.vocab import compact
 
 __all__ = [
     "SHAPES",
     "Mode",
     "TripleSource",
+    "TripleList",
     "Violation",
     "ValidationReport",
     "validate",
@@ -66,6 +71,64 @@ class TripleSource(Protocol):
     def triples(self, pattern: tuple[Any, Any, Any]) -> Iterable[Triple]: ...
 
     def __len__(self) -> int: ...
+
+
+class TripleList:
+    """A build's pyoxigraph triples as a :class:`TripleSource`, read in whole passes.
+
+    :func:`validate` takes a sample's neighbourhoods from it at once
+    (:meth:`neighbourhoods`); ``full`` and ``batch`` make an rdflib graph of it.
+    """
+
+    def __init__(self, triples: Sequence[ox.Triple]) -> None:
+        self.items = triples
+        self._types: dict[Any, list[ox.Triple]] | None = None
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def triples(self, pattern: tuple[Any, Any, Any]) -> Iterator[Triple]:
+        s, p, o = (None if t is None else to_oxigraph(t) for t in pattern)
+        found: Iterable[ox.Triple] = self.items
+        if s is None and p == _RDF_TYPE and o is not None:
+            found = self._typed().get(o, [])
+        for t in found:
+            if s not in (None, t.subject) or p not in (None, t.predicate):
+                continue
+            if o is None or t.object == o:
+                yield to_rdflib(t.subject), to_rdflib(t.predicate), to_rdflib(t.object)
+
+    def _typed(self) -> dict[Any, list[ox.Triple]]:
+        if self._types is None:
+            self._types = {}
+            for t in self.items:
+                if t.predicate == _RDF_TYPE:
+                    self._types.setdefault(t.object, []).append(t)
+        return self._types
+
+    def neighbourhoods(self, nodes: Iterable[Node]) -> Graph:
+        """:func:`neighbourhood` of all ``nodes`` together, in two passes over the triples."""
+        seen = {to_oxigraph(n) for n in nodes}
+        picked: list[ox.Triple] = []
+        onward: set[Any] = set()
+        inward: set[Any] = set()
+        for t in self.items:
+            s, o = t.subject, t.object
+            if s in seen:
+                picked.append(t)
+                if not isinstance(o, ox.Literal) and o not in seen:
+                    onward.add(o)
+            elif o in seen:
+                picked.append(t)
+                inward.add(s)
+        for t in self.items:
+            s = t.subject
+            if s in onward or (s in inward and t.predicate == _RDF_TYPE):
+                picked.append(t)
+        return rdflib_graph(picked)
+
+
+_RDF_TYPE = ox.NamedNode(str(RDF.type))
 
 
 @dataclass(frozen=True, order=True)
@@ -148,14 +211,17 @@ def validate(
     """Check ``data`` against ``ontology/shapes.ttl``.
 
     Args:
-        data: The graph: an rdflib ``Graph`` (any mode), or any triple source
-            (``batch`` and ``sample``: only neighbourhoods are read).
+        data: The graph: an rdflib ``Graph`` or a build's :class:`TripleList`
+            (any mode), or any triple source (``batch`` and ``sample``: only
+            neighbourhoods are read).
         mode: ``full``, ``batch`` or ``sample`` (see the module docstring).
         sample_size: Focus nodes per target class for ``sample``.
         batch_size: Focus nodes per pyshacl run for ``batch`` and ``sample``.
         progress: Called as ``progress(checked, to_check)`` after each batch.
     """
     shapes = shapes_graph()
+    if isinstance(data, TripleList) and mode != "sample":
+        data = rdflib_graph(data.items)  # every node is read
     targets = _focus_nodes(data, shapes)
     total = len({n for nodes in targets.values() for n in nodes})
     if mode == "full":
@@ -172,10 +238,11 @@ def validate(
     else:
         raise ValueError(f"unknown validation mode {mode!r}")
     nodes = list(dict.fromkeys(n for c in sorted(chosen) for n in chosen[c]))
+    source = data.neighbourhoods(nodes) if isinstance(data, TripleList) else data
     found: set[Violation] = set()
     for start in range(0, len(nodes), batch_size):
         batch = nodes[start : start + batch_size]
-        found.update(_run(neighbourhood(data, batch), shapes, batch))
+        found.update(_run(neighbourhood(source, batch), shapes, batch))
         if progress:
             progress(min(start + batch_size, len(nodes)), len(nodes))
     return ValidationReport(mode, len(nodes), total, tuple(sorted(found)))

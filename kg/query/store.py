@@ -28,11 +28,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rdflib import BNode, Literal, URIRef
 from rdflib.term import Node
 
 from kg.digest import file_sha256
 from kg.errors import KGError, QueryError
+from kg.terms import to_oxigraph, to_rdflib
 
 __all__ = [
     "STORE_NAME",
@@ -51,7 +51,6 @@ __all__ = [
 STORE_NAME = "kg.oxigraph"
 #: The file inside the store that names the Turtle it was loaded from.
 SOURCE_STAMP = "kg-source.json"
-_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 _FORMATS = {".ttl": "TURTLE", ".turtle": "TURTLE", ".nt": "N_TRIPLES", ".nq": "N_QUADS"}
 
 
@@ -60,7 +59,7 @@ def stamp(data: bytes, name: str) -> dict[str, object]:
     return {"file": name, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
 
 
-def write_store(target: Path, turtle: str, source_name: str = "kg.ttl") -> None:
+def write_store(target: Path, turtle: str | bytes, source_name: str = "kg.ttl") -> None:
     """Load ``turtle`` into a new Oxigraph store at ``target`` (which must not exist yet).
 
     Write the Turtle file ``target.parent / source_name`` first: the stamp then
@@ -72,7 +71,7 @@ def write_store(target: Path, turtle: str, source_name: str = "kg.ttl") -> None:
     """
     import pyoxigraph
 
-    data = turtle.encode("utf-8")
+    data = turtle.encode("utf-8") if isinstance(turtle, str) else turtle
     record = stamp(data, source_name)
     source = target.parent / source_name
     if source.is_file():
@@ -222,35 +221,6 @@ class StoreTriples:
     def triples(self, pattern: tuple[Any, Any, Any]) -> Iterator[tuple[Node, Node, Node]]:
         import pyoxigraph
 
-        s, p, o = (None if t is None else _to_oxigraph(t) for t in pattern)
+        s, p, o = (None if t is None else to_oxigraph(t) for t in pattern)
         for quad in self.store.quads_for_pattern(s, p, o, pyoxigraph.DefaultGraph()):
-            yield _to_rdflib(quad.subject), _to_rdflib(quad.predicate), _to_rdflib(quad.object)
-
-
-def _to_oxigraph(term: Node) -> Any:
-    import pyoxigraph
-
-    if isinstance(term, URIRef):
-        return pyoxigraph.NamedNode(str(term))
-    if isinstance(term, BNode):
-        return pyoxigraph.BlankNode(str(term))
-    if isinstance(term, Literal):
-        if term.language:
-            return pyoxigraph.Literal(str(term), language=term.language)
-        datatype = pyoxigraph.NamedNode(str(term.datatype)) if term.datatype else None
-        return pyoxigraph.Literal(str(term), datatype=datatype)
-    raise TypeError(f"not an RDF term: {term!r}")
-
-
-def _to_rdflib(term: Any) -> Node:
-    import pyoxigraph
-
-    if isinstance(term, pyoxigraph.NamedNode):
-        return URIRef(term.value)
-    if isinstance(term, pyoxigraph.BlankNode):
-        return BNode(term.value)
-    if term.language:
-        return Literal(term.value, lang=term.language)
-    if term.datatype.value == _XSD_STRING:  # RDF 1.1: a plain literal, as rdflib writes it
-        return Literal(term.value)
-    return Literal(term.value, datatype=URIRef(term.datatype.value))
+            yield to_rdflib(quad.subject), to_rdflib(quad.predicate), to_rdflib(quad.object)
