@@ -1,7 +1,6 @@
 """The whole build: input files -> papers -> concepts -> graphs -> output files.
 
-Plain orchestration of the stages; :mod:`kg.cli` only wraps :func:`build`
-with progress on stderr and a summary.
+Plain orchestration of the stages; :mod:`kg.cli` wraps :func:`build` with progress and a summary.
 """
 
 from __future__ import annotations
@@ -11,7 +10,7 @@ import shutil
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
@@ -21,7 +20,7 @@ import networkx as nx
 import pyoxigraph as ox
 from rdflib import Graph
 
-from kg import export, query
+from kg import export, freshness, query
 from kg.concepts import canonicalize
 from kg.errors import OutputError, ValidationError
 from kg.extract import (
@@ -124,6 +123,7 @@ class BuildResult:
     validation: ValidationReport | None = None
     reused: int = 0  # papers whose extraction came from the cache
     seconds: Mapping[str, float] = field(default_factory=dict)  # per stage, as Built's
+    up_to_date: bool = False  # nothing changed since the build that wrote the output: kept
 
 
 def assemble(
@@ -274,6 +274,7 @@ def build(
     cache_dir: str | Path | None = None,
     cluster: Cluster | None = None,
     batch_size: int = BATCH_SIZE,
+    keep_current: bool = False,
 ) -> BuildResult:
     """Build the knowledge graph of ``inputs`` into ``out_dir``.
 
@@ -299,12 +300,24 @@ def build(
         cache_dir: Where each paper's extraction is cached (none if None).
         cluster: The Dask cluster that extracts the papers (None: this process).
         batch_size: Papers extracted together (one task each on a cluster).
+        keep_current: Keep an up-to-date output as it is (:mod:`kg.freshness`).
 
     Raises:
         ValidationError: The RDF violates the shapes (a bug in kg); nothing is written.
     """
     check_outside(inputs, out_dir)
+    records = Path(cache_dir) if cache_dir is not None and generated_at is None else None
     with export.output_dir(out_dir, OUTPUT_FILES) as target:
+        request = ""
+        if records is not None:
+            embedder = model = embedder or load_model()
+            extraction = extraction_key(model, load_taxonomy(taxonomy_path), settings or Settings())
+            what = {"read": asdict(options or ReadOptions()), "validation": validation}
+            request = freshness.request_key(inputs, target.real, taxonomy_path, extraction, what)
+            kept = freshness.current(records, target.real, request)
+            if keep_current and kept is not None:
+                files = tuple(target.path / name.rstrip("/") for name in OUTPUT_FILES)
+                return BuildResult(**kept, files=files, up_to_date=True)
         built = assemble(
             inputs,
             embedder=embedder,
@@ -318,7 +331,10 @@ def build(
             cluster=cluster,
             batch_size=batch_size,
         )
-        return _write(built, target, validation, progress)
+        result = _write(built, target, validation, progress)
+        if records is not None:
+            freshness.record(records, target.real, request, asdict(result))
+        return result
 
 
 def write(

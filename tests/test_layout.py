@@ -46,6 +46,7 @@ RANKS: tuple[tuple[str, ...], ...] = (
     ("kg.graph",),
     ("kg.export",),
     ("kg.query", "kg.evaluate"),
+    ("kg.freshness",),
     ("kg.build",),
     ("kg.cli",),
 )

@@ -224,3 +224,44 @@ def test_kg_validate_batches_as_the_library_does():
 
     [option] = [p for p in cli.commands["validate"].params if p.name == "batch_size"]
     assert option.default == BATCH_SIZE
+
+
+def test_the_store_holds_exactly_what_the_files_say(fake_embedder, tmp_path):
+    """Every literal keeps its datatype in the Oxigraph store (Oxigraph keeps only the
+    primitive type of a derived one: xsd:positiveInteger becomes xsd:integer), so
+    validating the store gives the answer of validating the build. Lexical forms may
+    be canonical there ("0.7000" is "0.7"), values not."""
+    import json
+
+    import pyoxigraph as ox
+
+    from kg.build import build
+
+    source = tmp_path / "papers.jsonl"
+    records = [
+        {
+            "title": f"Paper {i}",
+            "abstract": f"We propose Method-{i}, a graph transformer for molecule property "
+            "prediction. It outperforms message passing networks.",
+            "authors": ["Ada Lovelace", "Alan Turing", "Grace Hopper"][: i + 1],
+            "year": 2024,
+            "keywords": ["graphs"],
+        }
+        for i in range(3)
+    ]
+    source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    out = tmp_path / "out"
+    build([source], out, embedder=fake_embedder)
+    store = ox.Store.read_only(str(out / "kg.oxigraph"))
+
+    def typed(triples):
+        return {
+            (str(t.subject), str(t.predicate), getattr(t.object, "datatype", None))
+            for t in triples
+        }
+
+    written = list(ox.parse(path=str(out / "kg.nt"), format=ox.RdfFormat.N_TRIPLES))
+    assert typed(q.triple for q in store) == typed(written) and len(store) == len(written)
+    assert any(t.predicate.value.endswith("#authorPosition") for t in written)
+    report = validate(StoreTriples(store), "batch")
+    assert report.conforms, [str(v) for v in report.violations]

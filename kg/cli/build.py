@@ -67,7 +67,17 @@ SHOWN_SKIPS = 3
     help="Where each paper's extraction is cached for the next build; default: $KG_CACHE_DIR, "
     "else $XDG_CACHE_HOME/kg, else ~/.cache/kg.",
 )
-@click.option("--no-cache", is_flag=True, help="Neither read nor write the extraction cache.")
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Neither read nor write the extraction cache (and rebuild even if up to date).",
+)
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Rebuild even if the output is up to date (same inputs, settings and kg as its "
+    "build, and no file changed since).",
+)
 @click.option(
     "--executor",
     type=click.Choice(["local", "dask"]),
@@ -109,6 +119,7 @@ def build(
     generated_at: str | None,
     cache_dir: Path | None,
     no_cache: bool,
+    force: bool,
     executor: str,
     scheduler: str | None,
     workers: int,
@@ -144,6 +155,7 @@ def build(
             cache_dir=None if no_cache else cache_dir or default_cache_dir(),
             cluster=cluster,
             batch_size=batch_size,
+            keep_current=not force,
         )
     finally:
         progress.close()
@@ -158,13 +170,19 @@ def _summary(result: Any) -> list[str]:
     kinds = ", ".join(f"{n} {k}s" for k, n in result.concepts.items())
     files = ", ".join(str(f) for f in result.files)
     skipped = f"; skipped {_records(len(result.skipped))}" if result.skipped else ""
+    wrote = f"kept {files} (up to date)" if result.up_to_date else f"wrote {files}"
     lines = [
         f"{result.papers} papers, {sum(result.concepts.values())} concepts ({kinds}), "
-        f"{result.links} links, {result.edges} shared-concept edges; wrote {files}{skipped}; "
+        f"{result.links} links, {result.edges} shared-concept edges; {wrote}{skipped}; "
         f"SHACL: {result.validation.summary() if result.validation else 'not checked'}"
     ]
     lines += [f"  {line}" for line in _details(result)]
-    if result.reused:
+    if result.up_to_date:
+        lines.append(
+            "  nothing changed since the build that wrote them (inputs, settings, kg and "
+            "every output file); --force rebuilds"
+        )
+    elif result.reused:
         lines.append(
             f"  reused the extraction of {result.reused} of {result.papers} papers (cache)"
         )

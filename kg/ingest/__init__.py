@@ -27,6 +27,7 @@ __all__ = [
     "read_papers",
     "read_inputs",
     "check_outside",
+    "input_files",
     "Reading",
     "Skip",
     "paper_id",
