@@ -189,9 +189,7 @@ def _add_paper(g: _Triples, p: Paper, label: str) -> None:
         g.add((author, _RDF.type, _DC.Agent))
         g.add((author, _RDF.type, _SCHEMA.Person))
         g.add((author, _SCHEMA.name, ox.Literal(name)))
-        g.add(
-            (author, _KG.authorPosition, ox.Literal(str(position), datatype=_XSD.positiveInteger))
-        )
+        g.add((author, _KG.authorPosition, ox.Literal(str(position), datatype=_XSD.integer)))
     if p.year is not None:
         g.add((node, _DC.issued, ox.Literal(str(p.year), datatype=_XSD.gYear)))
     if p.venue:
