@@ -160,12 +160,19 @@ def child_rdflib(ttl: str, timeout: str, *query_files: str) -> dict[str, Any]:
         except TimeoutError:
             record = {"rows": None, "timeout": True}
         except Exception as exc:  # rdflib's engine fails on some queries: say which and how
-            record = {"rows": None, "error": f"{type(exc).__name__}: {exc}"[:300]}
+            record = {"rows": None, "error": _described(exc)}
         finally:
             signal.alarm(0)
         record.update(query=Path(query_file).name, seconds=round(time.perf_counter() - start, 2))
         print(json.dumps(record), flush=True)
     return {"done": True}
+
+
+def _described(exc: BaseException) -> str:
+    try:
+        return f"{type(exc).__name__}: {exc}"[:300]
+    except Exception:  # some exceptions cannot even be printed
+        return type(exc).__name__
 
 
 class _Enough(Exception):
@@ -242,9 +249,9 @@ CHILDREN = {
 
 def run_child(args: list[str], timeout: float | None = None) -> dict[str, Any]:
     """Run ``args`` (a kg command or one of this script's children); wall time, peak RSS, output."""
-    with tempfile.TemporaryFile("w+") as out:
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         start = time.perf_counter()
-        process = subprocess.Popen(args, stdout=out, stderr=subprocess.DEVNULL, text=True)
+        process = subprocess.Popen(args, stdout=out, stderr=err, text=True)
         deadline = None if timeout is None else start + timeout
         timed_out = False
         while True:
@@ -261,13 +268,16 @@ def run_child(args: list[str], timeout: float | None = None) -> dict[str, Any]:
         wall = time.perf_counter() - start
         out.seek(0)
         lines = [json.loads(line) for line in out.read().splitlines() if line.startswith("{")]
-    return {
+        err.seek(0)
+        tail = err.read()[-1500:] if process.returncode and not timed_out else ""
+    done = {
         "wall_seconds": round(wall, 2),
         "peak_rss_mb": round(usage.ru_maxrss / 1024),
         "exit": process.returncode,
         "timed_out": timed_out,
         "lines": lines,
     }
+    return {**done, "stderr": tail} if tail else done
 
 
 def me(*args: str) -> list[str]:
@@ -414,8 +424,9 @@ def main() -> None:
         built = run_child(command)
         report({"step": "kg build", **built})
     ttl, nt = out / "kg.ttl", out / "kg.nt"
-    lines = nt.read_text(encoding="utf-8").splitlines(keepends=True)
-    papers = sum(1 for line in lines if line.endswith("<https://w3id.org/kg/ns#Paper> .\n"))
+    paper_type = "<https://w3id.org/kg/ns#Paper> .\n"
+    with nt.open(encoding="utf-8") as f:  # streamed: children forked now inherit no big memory
+        papers = sum(1 for line in f if line.endswith(paper_type))
     results = []
     if not args.skip_real:
         results.append(measure(f"build ({papers:,} papers)", ttl, nt, work, args, rdflib=True))
@@ -425,6 +436,7 @@ def main() -> None:
         print(summary(results))
         return
     copies = math.ceil(args.papers / papers)
+    lines = nt.read_text(encoding="utf-8").splitlines(keepends=True)
     big = work / "synthetic.nt"
     start = time.perf_counter()
     with big.open("w", encoding="utf-8") as f:

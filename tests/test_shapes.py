@@ -256,8 +256,7 @@ def test_the_store_holds_exactly_what_the_files_say(fake_embedder, tmp_path):
 
     def typed(triples):
         return {
-            (str(t.subject), str(t.predicate), getattr(t.object, "datatype", None))
-            for t in triples
+            (str(t.subject), str(t.predicate), getattr(t.object, "datatype", None)) for t in triples
         }
 
     written = list(ox.parse(path=str(out / "kg.nt"), format=ox.RdfFormat.N_TRIPLES))
