@@ -6,7 +6,6 @@ Plain orchestration of the stages; :mod:`kg.cli` wraps :func:`build` with progre
 from __future__ import annotations
 
 import functools
-import shutil
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
@@ -22,7 +21,7 @@ from rdflib import Graph
 
 from kg import export, freshness, query
 from kg.concepts import canonicalize
-from kg.errors import OutputError, ValidationError
+from kg.errors import ValidationError
 from kg.extract import (
     BATCH_SIZE,
     CacheStats,
@@ -219,45 +218,28 @@ def check(data: Graph | list[ox.Triple], mode: Validation = "auto") -> Validatio
 
 def output_texts(built: Built) -> dict[str, str]:
     """Every output file's text content, by name (the Oxigraph store is not text)."""
+    return {name: make() for name, make in _makers(built).items()}
+
+
+def _makers(built: Built) -> dict[str, Callable[[], str]]:
+    views = functools.cache(lambda: export.render_views(built.graph, _heading(built.kg.papers)))
     return {
-        "kg.ttl": export.turtle_text(built.triples),
-        "kg.nt": export.ntriples_text(built.triples),
-        "kg.jsonld": export.jsonld_text(built.triples),
-        "graph.graphml": export.graphml_text(built.graph),
-        "graph.json": export.json_text(built.graph),
-        **export.render_views(built.graph, _heading(built.kg.papers)),
+        "kg.ttl": lambda: export.turtle_text(built.triples),
+        "kg.nt": lambda: export.ntriples_text(built.triples),
+        "kg.jsonld": lambda: export.jsonld_text(built.triples),
+        "graph.graphml": lambda: export.graphml_text(built.graph),
+        "graph.json": lambda: export.json_text(built.graph),
+        **{
+            name: functools.partial(lambda n: views()[n], name)
+            for name in export.VIEW_FILES.values()
+        },
     }
 
 
 def rewrite_views(out_dir: str | Path) -> None:
-    """Regenerate the views of the build in ``out_dir`` from its ``graph.json``.
-
-    The other files are kept byte for byte; the directory is swapped as a
-    whole, as a build swaps it.
-
-    Raises:
-        OutputError: ``out_dir`` holds no build (no ``graph.json``).
-    """
-    shown = Path(out_dir) / "graph.json"
-    if not shown.is_file():
-        raise OutputError(f"{shown} not found; run kg build first (or pass --out DIR)")
-    with export.output_dir(out_dir, OUTPUT_FILES) as target:
-        source = target.real / "graph.json"
-        try:
-            text = source.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise OutputError(f"cannot read {shown}: {exc.strerror}") from exc
-        views = export.render_views(export.graph_from_json(text, str(shown)))
-        files: dict[str, export.Content] = {}
-        for name in OUTPUT_FILES:
-            kept = target.real / name.rstrip("/")
-            if name.endswith("/") and kept.is_dir():
-                files[name.rstrip("/")] = functools.partial(shutil.copytree, kept)
-            elif name in views:
-                files[name] = views[name].encode("utf-8")
-            elif kept.is_file():
-                files[name] = kept.read_bytes()
-        target.write(files)
+    """Regenerate the views of the build in ``out_dir`` from its ``graph.json``, keeping the
+    other files byte for byte (:func:`kg.export.rewrite_views`)."""
+    export.rewrite_views(out_dir, OUTPUT_FILES)
 
 
 def build(
@@ -308,13 +290,16 @@ def build(
     check_outside(inputs, out_dir)
     records = Path(cache_dir) if cache_dir is not None and generated_at is None else None
     with export.output_dir(out_dir, OUTPUT_FILES) as target:
-        request = ""
+        request: str | None = None
         if records is not None:
             embedder = model = embedder or load_model()
             extraction = extraction_key(model, load_taxonomy(taxonomy_path), settings or Settings())
             what = {"read": asdict(options or ReadOptions()), "validation": validation}
-            request = freshness.request_key(inputs, target.real, taxonomy_path, extraction, what)
-            kept = freshness.current(records, target.real, request)
+            limit = (options or ReadOptions()).max_file_bytes
+            request = freshness.request_key(
+                inputs, target.real, taxonomy_path, extraction, what, limit
+            )
+            kept = freshness.current(records, target.real, request) if request else None
             if keep_current and kept is not None:
                 files = tuple(target.path / name.rstrip("/") for name in OUTPUT_FILES)
                 return BuildResult(**kept, files=files, up_to_date=True)
@@ -332,7 +317,7 @@ def build(
             batch_size=batch_size,
         )
         result = _write(built, target, validation, progress)
-        if records is not None:
+        if records is not None and request:
             freshness.record(records, target.real, request, asdict(result))
         return result
 
@@ -359,16 +344,15 @@ def _write(
     clock.lap("validate")
     if progress:
         progress("writing", 0, 1)
-    texts = output_texts(built)
-    encoded = {name: texts.pop(name).encode("utf-8") for name in list(texts)}  # one copy at a time
-    warnings = export.size_warnings({name: len(data) for name, data in encoded.items()})
-    files: dict[str, export.Content] = {
-        **encoded,
-        query.STORE_NAME: lambda path: query.write_store(path, encoded["kg.ttl"]),
-    }
+    makers = _makers(built)  # each file made when written, so one at a time is in memory
+    files: dict[str, export.Content] = {name: export.Later(make) for name, make in makers.items()}
+    files[query.STORE_NAME] = lambda path: query.write_store(
+        path, (path.parent / "kg.ttl").read_bytes()
+    )
     committed = (lambda: progress("written", 1, 1)) if progress else None
     written = target.write(files, on_commit=committed)
     clock.lap("export")
+    warnings = export.size_warnings({n: (target.real / n).stat().st_size for n in makers})
     concepts = built.kg.concepts
     kinds = {k.value: sum(1 for c in concepts if c.kind is k) for k in Kind}
     reading = built.reading

@@ -27,6 +27,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Mapping, Sequence
 from importlib import metadata
@@ -52,8 +53,11 @@ def request_key(
     taxonomy: str | Path | None,
     extraction: str,
     options: Mapping[str, Any],
-) -> str:
-    """The sha256 of everything a build's output is a function of.
+    max_file_bytes: int,
+) -> str | None:
+    """The sha256 of everything a build's output is a function of, or None for inputs
+    that only reading can judge (not a regular file, over ``max_file_bytes``: a FIFO
+    would never end).
 
     Args:
         inputs: The input files and directories, as the build is given them.
@@ -62,12 +66,20 @@ def request_key(
         extraction: The extraction key (:func:`kg.extract.extraction_key`: the
             model's identity, the extraction settings and code).
         options: The read options and validation mode, JSON-able.
+        max_file_bytes: The size above which reading refuses a file.
 
     Raises:
         InputError: An input does not exist or is not a supported file, as
             reading it would say.
     """
-    files = input_files(inputs, SUPPORTED_SUFFIXES, exclude=out_dir)
+    files = list(input_files(inputs, SUPPORTED_SUFFIXES, exclude=out_dir))
+    for path in files:
+        try:
+            info = path.stat()
+        except OSError:
+            return None
+        if not stat.S_ISREG(info.st_mode) or info.st_size > max_file_bytes:
+            return None
     parts = {
         "schema": _SCHEMA,
         "source": _source_digest(),

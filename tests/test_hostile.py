@@ -473,10 +473,10 @@ def test_size_warnings_name_the_file_and_its_size(monkeypatch, fake_model, tmp_p
     )
     assert result.exit_code == 0, result.stderr
     assert re.search(
-        r"kg: warning: index\.html will be [\d.]+ MB, over the 0 MB at which browsers struggle",
+        r"kg: warning: index\.html is [\d.]+ MB, over the 0 MB at which browsers struggle",
         result.stderr,
     )
-    assert "kg.ttl will be" not in result.stderr
+    assert "kg.ttl is" not in result.stderr
 
 
 def test_a_symlinked_output_directory_is_swapped_at_its_target(fake_model, tmp_path):

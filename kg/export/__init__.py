@@ -6,7 +6,8 @@ starts, and its :meth:`~kg.export.atomic.Output.write` swaps in the new files
 in one step. :data:`SIZE_WARNINGS` says when a file is big enough to warn about.
 """
 
-from kg.export.atomic import Content, Output, exchange_supported, output_dir, write_files
+from kg.export.atomic import Content, Later, Output, exchange_supported, output_dir, write_files
+from kg.export.rewrite import rewrite_views
 from kg.export.serialize import (
     RdfData,
     graph_from_json,
@@ -28,10 +29,12 @@ __all__ = [
     "json_text",
     "graph_from_json",
     "render_views",
+    "rewrite_views",
     "heading",
     "VIEW_FILES",
     "write_files",
     "Content",
+    "Later",
     "output_dir",
     "Output",
     "exchange_supported",

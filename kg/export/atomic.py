@@ -40,11 +40,20 @@ from typing import Any
 
 from kg.errors import BusyError, OutputError
 
-__all__ = ["output_dir", "Output", "write_files", "exchange_supported", "Content"]
+__all__ = ["output_dir", "Output", "write_files", "exchange_supported", "Content", "Later"]
 
-#: What :meth:`Output.write` writes under one name: text, bytes, or a function
-#: that makes the entry (a directory, say) at the path it is given.
-Content = str | bytes | Callable[[Path], None]
+
+@dataclass(frozen=True)
+class Later:
+    """A file's text or bytes, made only when the file is written: a build's files are
+    then in memory one at a time, not all together."""
+
+    make: Callable[[], str | bytes]
+
+
+#: What :meth:`Output.write` writes under one name: text, bytes, text made when
+#: written, or a function that makes the entry (a directory, say) at the path given.
+Content = str | bytes | Later | Callable[[Path], None]
 
 _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
@@ -229,6 +238,8 @@ def _write_one(directory: Path, name: str, content: Content) -> None:
     if callable(content):
         content(target)
         return
+    if isinstance(content, Later):
+        content = content.make()
     data = content.encode("utf-8") if isinstance(content, str) else content
     with open(target, "wb") as fh:
         fh.write(data)

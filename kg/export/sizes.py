@@ -25,14 +25,12 @@ def size_warnings(sizes: Mapping[str, int]) -> list[str]:
     """One sentence per file above its threshold, in file order.
 
     >>> size_warnings({"index.html": 25_000_000, "kg.ttl": 1_000})[0][:48]
-    'index.html will be 25.0 MB, over the 20 MB at wh'
+    'index.html is 25.0 MB, over the 20 MB at which b'
 
     """
     out = []
     for name, size in sizes.items():
         limit, why = SIZE_WARNINGS.get(name, DEFAULT_WARNING)
         if size > limit:
-            out.append(
-                f"{name} will be {size / _MB:.1f} MB, over the {limit // _MB} MB at which {why}"
-            )
+            out.append(f"{name} is {size / _MB:.1f} MB, over the {limit // _MB} MB at which {why}")
     return out

@@ -1,0 +1,46 @@
+"""``kg view``: the views of a build made again from its ``graph.json``, the rest kept."""
+
+from __future__ import annotations
+
+import functools
+import shutil
+from collections.abc import Collection
+from pathlib import Path
+
+from kg.errors import OutputError
+from kg.export.atomic import Content, output_dir
+from kg.export.serialize import graph_from_json
+from kg.export.views import render_views
+
+__all__ = ["rewrite_views"]
+
+
+def rewrite_views(out_dir: str | Path, names: Collection[str]) -> None:
+    """Regenerate the views of the build in ``out_dir`` from its ``graph.json``.
+
+    The other files of ``names`` (a build's output files) are kept byte for
+    byte; the directory is swapped as a whole, as a build swaps it.
+
+    Raises:
+        OutputError: ``out_dir`` holds no build (no ``graph.json``).
+    """
+    shown = Path(out_dir) / "graph.json"
+    if not shown.is_file():
+        raise OutputError(f"{shown} not found; run kg build first (or pass --out DIR)")
+    with output_dir(out_dir, names) as target:
+        source = target.real / "graph.json"
+        try:
+            text = source.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise OutputError(f"cannot read {shown}: {exc.strerror}") from exc
+        views = render_views(graph_from_json(text, str(shown)))
+        files: dict[str, Content] = {}
+        for name in names:
+            kept = target.real / name.rstrip("/")
+            if name.endswith("/") and kept.is_dir():
+                files[name.rstrip("/")] = functools.partial(shutil.copytree, kept)
+            elif name in views:
+                files[name] = views[name].encode("utf-8")
+            elif kept.is_file():
+                files[name] = kept.read_bytes()
+        target.write(files)
