@@ -16,8 +16,12 @@ its peak RSS is its own:
    words, top 10; then an rdflib graph of paper -> keyword triples written as
    Turtle, a networkx graph, and a pyvis HTML page.
 2. ``kg cold``: ``kg build``'s code path with an empty extraction cache.
-3. ``kg warm``: the same build again, every paper's extraction cached.
-4. ``kg +K``: the input plus the next K papers (``--added``, default 100),
+3. ``kg warm``: the same build again into a new directory, every paper's
+   extraction cached: everything after extraction is done again.
+4. ``kg no change``: ``kg build`` run again into the warm run's directory with
+   nothing changed: it finds the output up to date and keeps it
+   (:mod:`kg.freshness`).
+5. ``kg +K``: the input plus the next K papers (``--added``, default 100),
    with the cache of the runs before.
 
 It prints papers/second, the seconds of each stage, peak RSS, and the kg/naive
@@ -53,14 +57,17 @@ def main() -> None:
     parser.add_argument("--added", type=int, default=100, metavar="K")
     parser.add_argument("--seed", type=int, default=0, help="of the synthetic corpus")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    parser.add_argument("--child", choices=["kg", "naive"], help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=["kg", "kg-same", "naive"], help=argparse.SUPPRESS)
     parser.add_argument("--source", help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     parser.add_argument("--cache", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        run = _run_kg if args.child == "kg" else _run_naive
-        print(json.dumps(run(Path(args.source), Path(args.out), args.cache)))
+        source, out = Path(args.source), Path(args.out)
+        if args.child == "naive":
+            print(json.dumps(_run_naive(source, out, args.cache)))
+        else:
+            print(json.dumps(_run_kg(source, out, args.cache, keep=args.child == "kg-same")))
         return
 
     records = _records(args.inputs)
@@ -77,6 +84,7 @@ def main() -> None:
             "naive": _child("naive", source, work / "naive"),
             "kg cold": _child("kg", source, work / "cold", cache),
             "kg warm": _child("kg", source, work / "warm", cache),
+            "kg no change": _child("kg-same", source, work / "warm", cache),
         }
         if extra:
             more = _write_jsonl(work / "more" / "papers.jsonl", base + extra)
@@ -170,7 +178,7 @@ def _write_jsonl(path: Path, records: list[dict[str, Any]]) -> Path:
 
 
 def _child(kind: str, source: Path, out: Path, cache: Path | None = None) -> dict[str, Any]:
-    out.mkdir()
+    out.mkdir(exist_ok=kind == "kg-same")
     command = [sys.executable, __file__, "--child", kind, "--source", str(source)]
     command += ["--out", str(out / "output"), "--cache", str(cache or "")]
     start = time.perf_counter()
@@ -189,13 +197,15 @@ def _peak_mb() -> float:
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 
-def _run_kg(source: Path, out: Path, cache: str | None) -> dict[str, Any]:
+def _run_kg(source: Path, out: Path, cache: str | None, keep: bool = False) -> dict[str, Any]:
     start = time.perf_counter()
     sys.path.insert(0, str(ROOT))
     from kg.build import build
 
     imports = time.perf_counter() - start
-    result = build([source], out, cache_dir=cache or None)
+    result = build([source], out, cache_dir=cache or None, keep_current=keep)
+    if keep and not result.up_to_date:
+        raise SystemExit("bench/perf.py: the no-change build rebuilt: the output was not kept")
     seconds = {"imports": imports, **result.seconds}
     return {
         "papers": result.papers,
