@@ -185,8 +185,8 @@ def test_kg_validate_lists_violations_and_fails(fake_build, tmp_path):
     _break_confidence(g)
     broken = tmp_path / "broken.ttl"
     g.serialize(broken, format="turtle")
-    for mode in ("full", "batch"):
-        code, out, err = run("validate", str(broken), "--mode", mode)
+    for mode in ("full", "batch", "sample"):  # a sample of every node finds both
+        code, out, err = run("validate", str(broken), "--mode", mode, "--sample-size", "100000")
         assert code == 1, out + err
         violations = [line for line in out.splitlines() if line.startswith("Violation: ")]
         assert len(violations) == 2, out
