@@ -185,12 +185,14 @@ def child_shacl(source: str, mode: str, limit: str = "0") -> dict[str, Any]:
     sys.path.insert(0, str(ROOT))
     import pyoxigraph
 
-    from kg.graph import validate
+    from kg.graph import TripleList, validate
     from kg.query import StoreTriples, load_rdf
 
     start = time.perf_counter()
     if mode == "full":
         data: Any = load_rdf(source)
+    elif mode == "sample":  # as kg validate --mode sample: the store's triples, read in passes
+        data = TripleList([q.triple for q in pyoxigraph.Store.read_only(source)])
     else:
         data = StoreTriples(pyoxigraph.Store.read_only(source))
     loaded = time.perf_counter() - start
