@@ -151,7 +151,7 @@ def child_rdflib(ttl: str, timeout: str, *query_files: str) -> dict[str, Any]:
     signal.signal(signal.SIGALRM, stop)
     for query_file in query_files:
         text = Path(query_file).read_text(encoding="utf-8")
-        signal.alarm(int(timeout))
+        signal.alarm(int(float(timeout)))
         start = time.perf_counter()
         try:
             result = graph.query(text)

@@ -71,9 +71,9 @@ def test_a_small_benchmark_runs_every_build(tmp_path):
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout)
     runs = report["runs"]
-    assert list(runs) == ["naive", "kg cold", "kg warm", "kg +2"]
-    assert [runs[r]["papers"] for r in runs] == [3, 3, 3, 5]
-    assert [runs[r].get("reused") for r in runs] == [None, 0, 3, 3]
+    assert list(runs) == ["naive", "kg cold", "kg warm", "kg no change", "kg +2"]
+    assert [runs[r]["papers"] for r in runs] == [3, 3, 3, 3, 5]
+    assert [runs[r].get("reused") for r in runs] == [None, 0, 3, 3, 3]
     stages = set(runs["kg cold"]["seconds"])
     assert {"ingest", "model", "extract", "concepts", "graph", "export"} <= stages
     assert all(r["peak_mb"] > 50 and r["wall"] > 0 for r in runs.values())

@@ -171,6 +171,10 @@ def validate(graph_path: Path, mode: str, sample_size: int, batch_size: int) -> 
         sys.exit(1)
 
 
+#: Seconds ``kg serve`` gives the server to stop on Ctrl-C before it kills it.
+STOP_SECONDS = 5
+
+
 @cli.command()
 @graph_argument("DIR")
 @click.option("--port", type=click.IntRange(1, 65535), default=7878, show_default=True)
@@ -199,7 +203,11 @@ def serve(graph_path: Path, port: int, timeout: float) -> None:
         code = process.wait()
     except KeyboardInterrupt:
         process.terminate()
-        process.wait()
+        try:
+            process.wait(timeout=STOP_SECONDS)
+        except subprocess.TimeoutExpired:  # Ctrl-C stops it promptly, busy or not
+            process.kill()
+            process.wait()
         click.echo("\nkg: server stopped", err=True)
         return
     if code:
