@@ -123,3 +123,13 @@ def test_sparqlwrapper_takes_every_shipped_query_for_a_query(query_file):
     client.setQuery(query_file.read_text(encoding="utf-8"))
     assert not client.isSparqlUpdateRequest()
     assert client.queryType in ("SELECT", "ASK", "CONSTRUCT", "DESCRIBE")
+
+
+def test_a_plain_kill_stops_the_server_with_kg_serve(fake_build):
+    with serving(fake_build.out) as (url, process):
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=20) == 0
+        with pytest.raises((urllib.error.URLError, ConnectionError)):
+            urllib.request.urlopen(
+                f"{url}?{urllib.parse.urlencode({'query': 'ASK {}'})}", timeout=2
+            )

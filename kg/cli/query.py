@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -195,6 +196,10 @@ def serve(graph_path: Path, port: int, timeout: float) -> None:
         "Ctrl-C stops it",
         err=True,
     )
+    # Ctrl-C and a plain kill (SIGTERM) both stop the server with kg serve, even when
+    # kg serve was started with SIGINT ignored (a background job of a script).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         process = subprocess.Popen(server.command)
     except OSError as exc:
