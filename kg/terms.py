@@ -27,10 +27,11 @@ __all__ = [
     "sort_triples",
     "bound_prefixes",
     "XSD_STRING",
+    "RDF_TYPE",
 ]
 
 XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
-_RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 
 
 class Terms:
@@ -133,7 +134,7 @@ def sort_triples(triples: Iterable[ox.Triple]) -> list[ox.Triple]:
     unique.sort(
         key=lambda t: (
             str(t.subject),
-            t.predicate.value != _RDF_TYPE,
+            t.predicate.value != RDF_TYPE,
             str(t.predicate),
             str(t.object),
         )

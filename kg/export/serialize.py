@@ -19,7 +19,7 @@ import pyoxigraph as ox
 from rdflib import Graph
 
 from kg.errors import KGError
-from kg.terms import XSD_STRING, bound_prefixes, oxigraph_triples, sort_triples
+from kg.terms import RDF_TYPE, XSD_STRING, bound_prefixes, oxigraph_triples, sort_triples
 from kg.text import printable
 
 __all__ = [
@@ -130,7 +130,7 @@ def jsonld_text(data: RdfData) -> str:
             return value
         return {"@id": ref(node)}
 
-    rdf_type = _RDF_TYPE
+    rdf_type = RDF_TYPE
     lines = []
     node_object: dict[str, Any] = {}
     for tr in triples:  # sorted by subject, then predicate and object
@@ -148,9 +148,6 @@ def jsonld_text(data: RdfData) -> str:
     context = json.dumps(dict(sorted(compact.used.items())), ensure_ascii=False, indent=1)
     graph = ",\n".join(lines)
     return f'{{\n"@context": {context},\n"@graph": [\n{graph}\n]\n}}\n'
-
-
-_RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 
 
 def _scalar(value: Any) -> Any:

@@ -35,7 +35,7 @@ from rdflib.namespace import SH
 from rdflib.term import Node
 
 from kg.taxonomy import shipped_ontology
-from kg.terms import rdflib_graph, to_oxigraph, to_rdflib
+from kg.terms import RDF_TYPE, rdflib_graph, to_oxigraph, to_rdflib
 from kg.vocab import compact
 
 __all__ = [
@@ -128,7 +128,7 @@ class TripleList:
         return rdflib_graph(picked)
 
 
-_RDF_TYPE = ox.NamedNode(str(RDF.type))
+_RDF_TYPE = ox.NamedNode(RDF_TYPE)
 
 
 @dataclass(frozen=True, order=True)
