@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from kg.extract.fields import FieldScorer, assign_fields, assign_fields_batch
+from kg.extract.fields import FieldScorer, _Term, assign_fields, assign_fields_batch
 from kg.taxonomy import Field, Taxonomy, load_taxonomy
 
 
@@ -139,3 +141,31 @@ def test_a_field_the_text_names_is_kept_even_when_its_area_ranks_low(
     floor = _choose(scorer, scores, top_k=1, min_score=score + 1e-6)
     assert "fl" not in [k for k, _, _ in floor]
     assert all(s >= score + 1e-6 for k, s, _ in floor if k != "vision")
+
+
+# --- label matching ---------------------------------------------------------
+
+# Letters whose case-insensitive matches differ between re and str.casefold
+# ("İ", "ı", the Kelvin sign, long s, sharp s), spaces, hyphens and word ends.
+_TRICKY = "aiksIKS\u0130\u0131\u212a\u017f\u00df\u1e9eGAN -.é"
+
+
+@given(
+    label=st.text(alphabet=_TRICKY, min_size=1, max_size=8).filter(str.strip),
+    text=st.text(alphabet=_TRICKY, max_size=30),
+)
+def test_the_substring_test_never_skips_a_match(label: str, text: str) -> None:
+    term = _Term.of(label)
+    assert term.search(text) == (term.pattern.search(text) is not None)
+
+
+def test_labels_match_across_case_hyphens_and_plurals() -> None:
+    gan = _Term.of("GAN")
+    assert gan.search("two GANs") and not gan.search("organ") and not gan.search("a gan")
+    rl = _Term.of("reinforcement learning")
+    assert rl.search("Reinforcement-Learning agents")
+    assert rl.search("İnverse reinforcement learning")
+    assert not rl.search("reinforcement of learning")
+    assert _Term.of("İmage").search("İMAGE") and _Term.of("kin").search("\u212aIN")
+    # re matches "i" with both Turkish i's; the substring test must let them through.
+    assert _Term.of("bandit").search("BANDİT") and _Term.of("bandit").search("bandıt")

@@ -41,12 +41,49 @@ _MAX_NAMED = 3  # fields added because the text names them, besides the ranked a
 _TOPICS_PER_AREA = 2  # an area's topics kept, best first, if they clear the floor
 
 
-def _term_pattern(term: str) -> re.Pattern[str]:
-    # Acronyms ("GAN", "NeRF", "MoE") match case-sensitively, words do not;
-    # spaces and hyphens are interchangeable and a plural s is allowed.
-    acronym = is_acronym(term)
-    body = r"[-\s]?".join(re.escape(part) for part in re.split(r"[-\s]+", term))
-    return re.compile(rf"(?<![\w-]){body}(?:e?s)?(?![\w])", 0 if acronym else re.IGNORECASE)
+@dataclass(frozen=True)
+class _Term:
+    """A field label as a pattern, with a cheap test that comes first.
+
+    Acronyms ("GAN", "NeRF", "MoE") match case-sensitively, words do not;
+    spaces and hyphens are interchangeable and a plural s is allowed. Every
+    match contains the label's longest part, so an abstract without it is
+    passed over without running the pattern (the patterns of all labels over
+    every abstract were half of extraction's own work).
+    """
+
+    pattern: re.Pattern[str]
+    needle: str | None  # in every match (case-folded unless an acronym); None: no test
+    folded: bool
+
+    @classmethod
+    def of(cls, term: str) -> _Term:
+        acronym = is_acronym(term)
+        parts = re.split(r"[-\s]+", term)
+        body = r"[-\s]?".join(re.escape(part) for part in parts)
+        pattern = re.compile(rf"(?<![\w-]){body}(?:e?s)?(?![\w])", 0 if acronym else re.I)
+        longest = max(parts, key=len)
+        # Case-insensitive matching of non-ASCII letters has cases casefold
+        # does not share; such a label always runs its pattern.
+        needle = longest if acronym else longest.casefold() if longest.isascii() else None
+        return cls(pattern, needle or None, not acronym)
+
+    def search(self, text: str, folded: str | None = None) -> bool:
+        """Whether the label occurs in ``text`` (``folded``: :func:`fold` of it)."""
+        if self.needle is not None:
+            haystack = (fold(text) if folded is None else folded) if self.folded else text
+            if self.needle not in haystack:
+                return False
+        return self.pattern.search(text) is not None
+
+
+def fold(text: str) -> str:
+    """``text`` case-folded so that every case-insensitive match of an ASCII part is in it.
+
+    ``re.IGNORECASE`` also matches "i" with dotted "İ" (which case-folds to
+    "i" and a combining dot) and with dotless "ı".
+    """
+    return text.casefold().replace("\u0307", "").replace("\u0131", "i")
 
 
 def _unit(x: np.ndarray) -> np.ndarray:
@@ -66,7 +103,7 @@ class FieldScorer:
     definitions: np.ndarray  # (n_fields, dim), centred, unit rows
     labels: np.ndarray  # (n_fields, dim), centred, unit rows
     center: np.ndarray  # (dim,), mean of the field definition embeddings
-    patterns: tuple[tuple[re.Pattern[str], ...], ...] = field(repr=False)
+    patterns: tuple[tuple[_Term, ...], ...] = field(repr=False)
     area_model: AreaModel | None = field(default=None, repr=False)
 
     @classmethod
@@ -93,7 +130,7 @@ class FieldScorer:
         center = vecs[: len(fs)].mean(axis=0)
         vecs = _unit(vecs - center)
         patterns = tuple(
-            tuple(_term_pattern(t) for t in dict.fromkeys((f.label, *f.alt_labels))) for f in fs
+            tuple(_Term.of(t) for t in dict.fromkeys((f.label, *f.alt_labels))) for f in fs
         )
         if area_model == "default":
             area_model = load_area_model()
@@ -109,8 +146,10 @@ class FieldScorer:
 
     def lexical_hits(self, text: str) -> np.ndarray:
         """Number of distinct labels of each field that occur in ``text``."""
+        folded = fold(text)
         return np.array(
-            [sum(1 for p in pats if p.search(text)) for pats in self.patterns], dtype=np.float32
+            [sum(1 for p in pats if p.search(text, folded)) for pats in self.patterns],
+            dtype=np.float32,
         )
 
     def raw_scores(
