@@ -130,7 +130,7 @@ class Extractor:
         sentence_lists = [_sentences(p) for p in papers]
         tables = self.candidate_tables(papers, sentence_lists)
         field_lists = assign_fields_batch(
-            [f"{p.title}. {p.text}" if p.title else p.text for p in papers],
+            [_document(p) for p in papers],
             sentence_lists,
             self.field_scorer,
             top_k=s.max_fields,
@@ -188,12 +188,14 @@ class Extractor:
     def _relevance(
         self, papers: Sequence[Paper], cand_lists: list[list[Candidate]]
     ) -> list[dict[str, float]]:
-        """KeyBERT's similarity of each candidate to its abstract."""
-        by_doc = {
-            p.text: sorted({t for c in cs for t in (c.text, c.expansion) if t})
-            for p, cs in zip(papers, cand_lists, strict=True)
-        }
-        docs = [p.text for p in papers if by_doc[p.text]]
+        """KeyBERT's similarity of each candidate to its paper (title and abstract)."""
+        by_doc: dict[str, list[str]] = {}
+        for p, cs in zip(papers, cand_lists, strict=True):
+            # Two papers with one text (a duplicate record) rank the same candidates.
+            words = by_doc.setdefault(_document(p), [])
+            words.extend(t for c in cs for t in (c.text, c.expansion) if t)
+        by_doc = {doc: sorted(set(words)) for doc, words in by_doc.items()}
+        docs = [doc for doc, words in by_doc.items() if words]
         if not docs:
             return [{} for _ in papers]
         ranked = keywords(
@@ -203,7 +205,7 @@ class Extractor:
             top_n=max(len(v) for v in by_doc.values()),  # every candidate, ranked
         )
         scores = dict(zip(docs, ranked, strict=True))
-        return [dict(scores.get(p.text, [])) for p in papers]
+        return [dict(scores.get(_document(p), [])) for p in papers]
 
     def _fill_missing_kinds(self, scored: list[Scored]) -> list[Scored]:
         """Type the best uncued phrase for a kind the paper has no cue for (rules only)."""
@@ -229,6 +231,15 @@ def _vocabulary(by_doc: dict[str, list[str]]) -> Any:
     from sklearn.feature_extraction.text import CountVectorizer
 
     return CountVectorizer(analyzer=lambda doc: by_doc[doc], lowercase=False)
+
+
+def _document(paper: Paper) -> str:
+    """The text a paper is embedded as, once: its title, then its abstract.
+
+    KeyBERT ranks candidates against this vector and field scoring reads the
+    same one, so an abstract with a title costs one long model pass, not two.
+    """
+    return f"{paper.title}. {paper.text}" if paper.title else paper.text
 
 
 def _sentences(paper: Paper) -> list[str]:
