@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from kg.extract import Extractor
+from kg.extract.classify import occurrences
 from kg.extract.phrases import is_generic
 from kg.model import Kind, Paper, Role
 from kg.text import clean
@@ -124,3 +129,19 @@ def test_a_proposed_name_keeps_the_confidence_such_names_earn():
     assert scored["Quokka-Net"].kind is Kind.METHOD
     assert scored["Quokka-Net"].prob == pytest.approx(0.7)
     assert scored["message passing"].prob == pytest.approx(0.2)
+
+
+# --- classifier features ----------------------------------------------------
+
+_TEXT = st.text(alphabet="ab _-é1\u00b2.", max_size=25)
+
+
+@given(phrase=_TEXT.filter(bool), text=_TEXT)
+def test_occurrences_counts_what_the_whole_word_pattern_finds(phrase: str, text: str) -> None:
+    pattern = rf"(?<!\w){re.escape(phrase)}(?!\w)"
+    assert occurrences(phrase, text) == len(re.findall(pattern, text))
+
+
+def test_occurrences_counts_whole_words_only() -> None:
+    assert occurrences("lora", "lora, qlora and lora-based lora_x") == 2
+    assert occurrences("aa", "aaa aa aa") == 2

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +31,7 @@ __all__ = [
     "FEATURE_NAMES",
     "CandidateClassifier",
     "features",
+    "occurrences",
     "load_classifier",
     "DEFAULT_CLASSIFIER",
 ]
@@ -89,7 +89,7 @@ def features(
     rows = []
     for i, c in enumerate(cands):
         words = c.text.split()
-        count = len(re.findall(rf"(?<!\w){re.escape(c.text.lower())}(?!\w)", low))
+        count = occurrences(c.text.lower(), low)
         h = head(c.expansion or c.text)
         rows.append(
             [
@@ -112,6 +112,30 @@ def features(
             ]
         )
     return np.hstack([np.asarray(rows, np.float32), vectors.astype(np.float32)])
+
+
+def occurrences(phrase: str, text: str) -> int:
+    """How often ``phrase`` occurs in ``text`` as whole words, without overlaps.
+
+    What ``re.findall(rf"(?<!\\w){re.escape(phrase)}(?!\\w)", text)`` counts,
+    without compiling a pattern for each of a paper's hundreds of candidates.
+    """
+    if not phrase:
+        return 0
+    count, start, n = 0, 0, len(phrase)
+    while (i := text.find(phrase, start)) >= 0:
+        if (i == 0 or not _word_char(text[i - 1])) and (
+            i + n == len(text) or not _word_char(text[i + n])
+        ):
+            count += 1
+            start = i + n
+        else:
+            start = i + 1
+    return count
+
+
+def _word_char(c: str) -> bool:
+    return c.isalnum() or c == "_"  # what re's \w matches in a str pattern
 
 
 @dataclass(frozen=True)
