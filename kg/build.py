@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
@@ -218,15 +218,23 @@ def check(data: Graph | list[ox.Triple], mode: Validation = "auto") -> Validatio
 
 def output_texts(built: Built) -> dict[str, str]:
     """Every output file's text content, by name (the Oxigraph store is not text)."""
-    return {name: make() for name, make in _makers(built).items()}
+    return {name: _text(make()) for name, make in _makers(built).items()}
 
 
-def _makers(built: Built) -> dict[str, Callable[[], str]]:
+def _text(made: str | bytes | Iterable[str]) -> str:
+    if isinstance(made, bytes):
+        return made.decode("utf-8")
+    return made if isinstance(made, str) else "".join(made)
+
+
+def _makers(built: Built) -> dict[str, Callable[[], str | bytes | Iterable[str]]]:
+    """How each output file is made: the RDF files as bytes or pieces, so the largest
+    file of a large build is never one string (:class:`kg.export.Later`)."""
     views = functools.cache(lambda: export.render_views(built.graph, _heading(built.kg.papers)))
     return {
-        "kg.ttl": lambda: export.turtle_text(built.triples),
-        "kg.nt": lambda: export.ntriples_text(built.triples),
-        "kg.jsonld": lambda: export.jsonld_text(built.triples),
+        "kg.ttl": lambda: export.turtle_bytes(built.triples),
+        "kg.nt": lambda: export.ntriples_chunks(built.triples),
+        "kg.jsonld": lambda: export.jsonld_chunks(built.triples),
         "graph.graphml": lambda: export.graphml_text(built.graph),
         "graph.json": lambda: export.json_text(built.graph),
         **{

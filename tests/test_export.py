@@ -9,7 +9,14 @@ import networkx as nx
 import pytest
 
 from kg.errors import KGError
-from kg.export import exchange_supported, graphml_text, json_text, output_dir, write_files
+from kg.export import (
+    Later,
+    exchange_supported,
+    graphml_text,
+    json_text,
+    output_dir,
+    write_files,
+)
 
 
 @pytest.fixture
@@ -57,6 +64,17 @@ def test_write_files_replaces_all_and_leaves_no_staging(tmp_path):
     write_files(out, {"a.txt": "new a", "b.txt": "new b"})
     assert sorted(os.listdir(out)) == ["a.txt", "b.txt"]
     assert (out / "a.txt").read_text() == "new a"
+
+
+def test_a_file_made_later_may_come_in_pieces(tmp_path):
+    def pieces():
+        yield "é, "
+        yield "then more\n"
+
+    out = tmp_path / "out"
+    write_files(out, {"a.txt": Later(pieces), "b.bin": Later(lambda: b"\x00\xff")})
+    assert (out / "a.txt").read_text(encoding="utf-8") == "é, then more\n"
+    assert (out / "b.bin").read_bytes() == b"\x00\xff"
 
 
 def test_unwritable_output_is_a_clear_error(tmp_path):

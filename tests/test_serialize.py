@@ -23,6 +23,7 @@ from rdflib.compare import graph_diff, isomorphic, to_isomorphic
 
 from kg.build import assemble, output_texts
 from kg.export import jsonld_text, ntriples_text, turtle_text
+from kg.export.serialize import _CHUNK_LINES, _chunks
 
 EXAMPLES = 52
 RECORDS = 10
@@ -151,3 +152,13 @@ def test_serialisations_are_byte_identical_across_runs(fake_embedder, tmp_path):
     first = output_texts(assemble([path], embedder=fake_embedder))
     second = output_texts(assemble([path], embedder=fake_embedder))
     assert first == second
+
+
+@pytest.mark.parametrize(
+    "n", [0, 1, _CHUNK_LINES - 1, _CHUNK_LINES, _CHUNK_LINES + 1, 3 * _CHUNK_LINES + 7]
+)
+def test_a_streamed_file_is_the_whole_text_in_pieces(n):
+    lines = [f"line {i}" for i in range(n)]
+    pieces = list(_chunks(list(lines), ",\n"))
+    assert "".join(pieces) == ",\n".join(lines)
+    assert len(pieces) == -(-n // _CHUNK_LINES)

@@ -1,6 +1,7 @@
 """The built graph -> files: Turtle, N-Triples, JSON-LD, GraphML, node-link JSON, the HTML views.
 
-Each ``*_text`` function (and :func:`render_views`) returns file contents;
+Each ``*_text`` function (and :func:`render_views`) returns file contents
+(the RDF ones also as bytes or pieces a writer streams);
 :func:`output_dir` checks and locks the output directory before a build
 starts, and its :meth:`~kg.export.atomic.Output.write` swaps in the new files
 in one step. :data:`SIZE_WARNINGS` says when a file is big enough to warn about.
@@ -13,8 +14,11 @@ from kg.export.serialize import (
     graph_from_json,
     graphml_text,
     json_text,
+    jsonld_chunks,
     jsonld_text,
+    ntriples_chunks,
     ntriples_text,
+    turtle_bytes,
     turtle_text,
 )
 from kg.export.sizes import SIZE_WARNINGS, size_warnings
@@ -23,8 +27,11 @@ from kg.export.views import VIEW_FILES, heading, render_views
 __all__ = [
     "RdfData",
     "turtle_text",
+    "turtle_bytes",
     "ntriples_text",
+    "ntriples_chunks",
     "jsonld_text",
+    "jsonld_chunks",
     "graphml_text",
     "json_text",
     "graph_from_json",

@@ -33,7 +33,7 @@ import shutil
 import signal
 import tempfile
 import threading
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,9 +46,10 @@ __all__ = ["output_dir", "Output", "write_files", "exchange_supported", "Content
 @dataclass(frozen=True)
 class Later:
     """A file's text or bytes, made only when the file is written: a build's files are
-    then in memory one at a time, not all together."""
+    then in memory one at a time, not all together. ``make`` may also return pieces of
+    text, written as they come (a file of hundreds of megabytes is never one string)."""
 
-    make: Callable[[], str | bytes]
+    make: Callable[[], str | bytes | Iterable[str]]
 
 
 #: What :meth:`Output.write` writes under one name: text, bytes, text made when
@@ -238,11 +239,11 @@ def _write_one(directory: Path, name: str, content: Content) -> None:
     if callable(content):
         content(target)
         return
-    if isinstance(content, Later):
-        content = content.make()
-    data = content.encode("utf-8") if isinstance(content, str) else content
+    made = content.make() if isinstance(content, Later) else content
+    pieces = [made] if isinstance(made, (str, bytes)) else made
     with open(target, "wb") as fh:
-        fh.write(data)
+        for piece in pieces:
+            fh.write(piece.encode("utf-8") if isinstance(piece, str) else piece)
         fh.flush()
         os.fsync(fh.fileno())
 

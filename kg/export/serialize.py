@@ -3,7 +3,10 @@
 Generating and writing are separate, as in networkx's readwrite: each
 ``*_text`` function returns a file's whole content, deterministically (sorted
 nodes, edges, subjects and triples), so two builds of the same input give
-identical files. Every function's output parses back with the library a user
+identical files. The RDF files of a large build are hundreds of megabytes, so
+each also comes as what a writer streams: :func:`turtle_bytes` (no decoding),
+:func:`ntriples_chunks` and :func:`jsonld_chunks` (pieces of text, never the
+whole as one string). Every function's output parses back with the library a user
 would read it with (rdflib and Oxigraph for RDF, networkx for GraphML and
 JSON): ``tests/test_serialize.py`` checks that on generated hostile text.
 """
@@ -11,7 +14,7 @@ JSON): ``tests/test_serialize.py`` checks that on generated hostile text.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import networkx as nx
@@ -25,8 +28,11 @@ from kg.text import printable
 __all__ = [
     "RdfData",
     "turtle_text",
+    "turtle_bytes",
     "ntriples_text",
+    "ntriples_chunks",
     "jsonld_text",
+    "jsonld_chunks",
     "graphml_text",
     "json_text",
     "graph_from_json",
@@ -34,6 +40,8 @@ __all__ = [
 
 
 RdfData = Graph | Sequence[ox.Triple]
+#: Lines of text joined into one piece of a streamed file (about a megabyte).
+_CHUNK_LINES = 5000
 
 
 def _sorted(data: RdfData) -> Sequence[ox.Triple]:
@@ -54,6 +62,11 @@ def turtle_text(data: RdfData) -> str:
     rdflib's own Turtle serializer takes over a minute at a million triples;
     Oxigraph's writes the same triples in about a second.
     """
+    return turtle_bytes(data).decode("utf-8")
+
+
+def turtle_bytes(data: RdfData) -> bytes:
+    """:func:`turtle_text` as the UTF-8 bytes Oxigraph writes."""
     triples = _sorted(data)
     iris = {
         t.value
@@ -63,22 +76,29 @@ def turtle_text(data: RdfData) -> str:
     }
     iris |= {tr.object.datatype.value for tr in triples if isinstance(tr.object, ox.Literal)}
     used = {prefix: ns for prefix, ns in _prefixes(data) if any(iri.startswith(ns) for iri in iris)}
-    return _serialized(triples, ox.RdfFormat.TURTLE, used)
+    out = ox.serialize(triples, format=ox.RdfFormat.TURTLE, prefixes=used)
+    assert out is not None  # no output stream given: the bytes are returned
+    return out
 
 
 def ntriples_text(data: RdfData) -> str:
     """N-Triples, one triple a line, sorted: the form line-oriented tools and diffs want."""
+    return "".join(ntriples_chunks(data))
+
+
+def ntriples_chunks(data: RdfData) -> Iterator[str]:
+    """:func:`ntriples_text` in pieces of whole lines."""
     lines = [f"{t} .\n" for t in _sorted(data)]  # a pyoxigraph triple prints as N-Triples
     lines.sort()
-    return "".join(lines)
+    yield from _chunks(lines)
 
 
-def _serialized(
-    triples: Sequence[ox.Triple], fmt: ox.RdfFormat, prefixes: dict[str, str] | None = None
-) -> str:
-    data = ox.serialize(triples, format=fmt, prefixes=prefixes)
-    assert data is not None  # no output stream given: the bytes are returned
-    return data.decode("utf-8")
+def _chunks(lines: list[str], sep: str = "") -> Iterator[str]:
+    """``sep.join(lines)`` in pieces; the lines are dropped as they are used."""
+    for start in range(0, len(lines), _CHUNK_LINES):
+        piece = lines[start : start + _CHUNK_LINES]
+        lines[start : start + _CHUNK_LINES] = [""] * len(piece)
+        yield (sep if start else "") + sep.join(piece)
 
 
 class _Compactor:
@@ -107,6 +127,14 @@ class _Compactor:
 
 def jsonld_text(data: RdfData) -> str:
     """JSON-LD: one node object per subject, with kg's prefixes as its ``@context``.
+
+    The text of :func:`jsonld_chunks`.
+    """
+    return "".join(jsonld_chunks(data))
+
+
+def jsonld_chunks(data: RdfData) -> Iterator[str]:
+    """JSON-LD (:func:`jsonld_text`) in pieces: the context, then node objects by the thousand.
 
     Written by kg rather than by rdflib's JSON-LD serializer, whose order
     follows the store's and so changes between runs; here subjects,
@@ -146,8 +174,9 @@ def jsonld_text(data: RdfData) -> str:
     if node_object:
         lines.append(json.dumps(node_object, ensure_ascii=False))
     context = json.dumps(dict(sorted(compact.used.items())), ensure_ascii=False, indent=1)
-    graph = ",\n".join(lines)
-    return f'{{\n"@context": {context},\n"@graph": [\n{graph}\n]\n}}\n'
+    yield f'{{\n"@context": {context},\n"@graph": [\n'
+    yield from _chunks(lines, ",\n")
+    yield "\n]\n}\n"
 
 
 def _scalar(value: Any) -> Any:
