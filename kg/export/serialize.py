@@ -134,7 +134,7 @@ def jsonld_text(data: RdfData) -> str:
 
 
 def jsonld_chunks(data: RdfData) -> Iterator[str]:
-    """JSON-LD (:func:`jsonld_text`) in pieces: the context, then node objects by the thousand.
+    """JSON-LD (:func:`jsonld_text`) in pieces: the context, then a few thousand node objects each.
 
     Written by kg rather than by rdflib's JSON-LD serializer, whose order
     follows the store's and so changes between runs; here subjects,
