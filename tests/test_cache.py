@@ -22,6 +22,7 @@ from kg.build import OUTPUT_FILES, build
 from kg.cli import cli
 from kg.extract import CACHE_FILE, Settings, default_cache_dir
 from kg.extract.cache import extraction_key, paper_key
+from kg.extract.extractor import _document
 from kg.ingest import read_papers
 from kg.model import Paper
 from kg.taxonomy import load_taxonomy
@@ -44,8 +45,8 @@ class Counting(FakeEmbedder):
         return super().embed(texts)
 
     def extracted(self, papers: list[Paper]) -> set[str]:
-        """Ids of the papers whose abstract was embedded, i.e. that were extracted."""
-        return {p.id for p in papers if p.text in self.seen}
+        """Ids of the papers whose title and abstract were embedded, i.e. that were extracted."""
+        return {p.id for p in papers if _document(p) in self.seen}
 
 
 @pytest.fixture(scope="module")
