@@ -14,6 +14,7 @@ from rdflib.namespace import DCTERMS, SKOS, XSD
 
 from kg.cli import cli
 from kg.graph import TripleList, neighbourhood, validate
+from kg.graph.shapes import read_backwards
 from kg.query import StoreTriples, store_from_rdflib
 from kg.terms import oxigraph_triples, rdflib_graph, sort_triples
 from kg.vocab import KG, SCHEMA, compact
@@ -159,7 +160,11 @@ def test_a_neighbourhood_holds_what_the_shapes_read(fake_build):
     paper = _papers(g)[0]
     sub = neighbourhood(g, [paper])
     assert set(g.triples((paper, None, None))) <= set(sub)
-    assert set(g.triples((None, None, paper))) <= set(sub)
+    backward = set(read_backwards())
+    assert {KG.sharesConceptWith, KG.paper} <= backward
+    assert {t for t in g.triples((None, None, paper)) if t[1] in backward} <= set(sub)
+    # the shapes do not read an overlap's kg:firstPaper from the paper's side
+    assert not set(g.triples((None, KG.firstPaper, paper))) & set(sub)
     for concept in g.objects(paper, KG.usesMethod):
         assert set(g.triples((concept, None, None))) <= set(sub)
 
