@@ -162,3 +162,25 @@ def test_a_streamed_file_is_the_whole_text_in_pieces(n):
     pieces = list(_chunks(list(lines), ",\n"))
     assert "".join(pieces) == ",\n".join(lines)
     assert len(pieces) == -(-n // _CHUNK_LINES)
+
+
+def test_triples_are_sorted_by_subject_types_first_then_predicate_and_object(fake_build):
+    """sort_triples, which sorts subject by subject, gives the order of one sort by the key."""
+    import random
+
+    from kg.terms import RDF_TYPE, sort_triples
+
+    triples = list(fake_build.triples)
+    shuffled = triples + triples[:50]  # duplicates are dropped
+    random.Random(7).shuffle(shuffled)
+    expected = sorted(
+        set(triples),
+        key=lambda t: (
+            str(t.subject),
+            t.predicate.value != RDF_TYPE,
+            str(t.predicate),
+            str(t.object),
+        ),
+    )
+    assert sort_triples(shuffled) == expected
+    assert sort_triples(shuffled) == triples  # a build's triples are in that order
