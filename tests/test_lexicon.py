@@ -5,9 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 import kg.lexicon as lexicon
-from kg.lexicon import abbreviates, is_acronym, is_defined_acronym, looks_like_name, spells
+from kg.lexicon import (
+    abbreviates,
+    acronym_letters,
+    is_acronym,
+    is_defined_acronym,
+    is_subsequence,
+    looks_like_name,
+    spells,
+    spelt_from,
+)
 
 LISTS = sorted(p.stem for p in Path(lexicon.__file__).parent.glob("*.txt"))
 
@@ -61,3 +72,39 @@ def test_spelling_skips_function_words_and_at_most_one_other_word():
     assert not spells("ism", "Importance Weights Wide Shifting Means".split())
     assert abbreviates("LoRA", "low-rank adaptation")
     assert not abbreviates("LoRA", "low-rank matrix adaptation")  # no skipped word
+
+
+_WORDS = st.sampled_from(
+    [
+        "low",
+        "rank",
+        "Adaptation",
+        "of",
+        "the",
+        "for",
+        "ΑΣ",
+        "İst",
+        "state-of",
+        "a/b",
+        "LoRA",
+        "x-y-z",
+    ]
+)
+
+
+@settings(max_examples=500)
+@given(words=st.lists(_WORDS, min_size=2, max_size=5), take=st.lists(st.integers(1, 3), max_size=5))
+@example(words=["low-rank", "adaptation"], take=[1, 1, 1])
+def test_an_acronym_a_phrase_spells_is_a_subsequence_of_what_it_spells_from(words, take):
+    """The quick pre-test of acronym inference never rules out a phrase abbreviates accepts."""
+    phrase = " ".join(words)
+    parts = [p for w in words for p in w.replace("/", "-").split("-") if p]
+    acronym = "".join(
+        p[:k] for p, k in zip(parts, (take + [1] * len(parts))[: len(parts)], strict=True)
+    ).upper()
+    if abbreviates(acronym, phrase):
+        assert is_subsequence(acronym_letters(acronym), spelt_from(phrase))
+
+
+def test_is_subsequence_keeps_order():
+    assert is_subsequence("lra", "lowrankadaptation") and not is_subsequence("arl", "lowrank")

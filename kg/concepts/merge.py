@@ -24,7 +24,15 @@ from networkx.utils import UnionFind
 
 from kg.concepts.hierarchy import with_broader
 from kg.concepts.keys import slug, variant_key
-from kg.lexicon import STOP_WORDS, abbreviates, acronym_letters, is_acronym, singular
+from kg.lexicon import (
+    STOP_WORDS,
+    abbreviates,
+    acronym_letters,
+    is_acronym,
+    is_subsequence,
+    singular,
+    spelt_from,
+)
 from kg.model import Concept, Kind, Link, Mention, Role
 from kg.taxonomy import Taxonomy
 
@@ -197,6 +205,7 @@ def _infer_meanings(mentions: Mentions, meanings: dict[str, set[str]]) -> None:
             elif " " in m.text:
                 phrases.setdefault(variant_key(m.text), m.text)
     by_initials: dict[str, dict[str, str]] = defaultdict(dict)
+    spelt = {k: spelt_from(phrase) for k, phrase in phrases.items()}
     for k, phrase in phrases.items():
         by_initials[_initials(phrase)][k] = phrase
     for key, acronym in sorted(acronyms.items()):
@@ -206,7 +215,12 @@ def _infer_meanings(mentions: Mentions, meanings: dict[str, set[str]]) -> None:
         if len(letters) > _LONGEST_ACRONYM:
             continue  # a long name ("MongeAmpereEquation"), not an acronym of a phrase
         tried = [p for i in _ordered_subsets(letters) for p in by_initials.get(i, {}).items()]
-        options = {k for k, phrase in tried if abbreviates(acronym, phrase)}
+        # the subsequence test is necessary and quick: it leaves 1 in 20 phrases to try
+        options = {
+            k
+            for k, phrase in tried
+            if is_subsequence(letters, spelt[k]) and abbreviates(acronym, phrase)
+        }
         if len(options) == 1:
             meanings[key] = options
 

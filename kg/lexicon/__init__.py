@@ -16,6 +16,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 __all__ = [
+    "spelt_from",
+    "is_subsequence",
     "FUNCTION_WORDS",
     "QUANTITY_WORDS",
     "PHRASE_BREAKS",
@@ -230,6 +232,27 @@ def spells(letters: str, phrase_words: list[str], skips: int = 1, first: bool = 
     ):
         return True
     return not first and skips > 0 and bool(rest) and spells(letters, rest, skips - 1, False)
+
+
+def spelt_from(phrase: str) -> str:
+    """Every character :func:`spells` may read a letter from, in order.
+
+    The letters of any acronym that ``phrase`` spells are a subsequence of this
+    text (each word as written and as its hyphen parts, lower case), so a
+    quick subsequence test rules out most phrases before :func:`abbreviates`.
+
+    >>> spelt_from("Low-Rank Adaptation")
+    'low-ranklowrankadaptationadaptation'
+    """
+    return "".join(
+        w.lower() + "".join(p.lower() for p in re.split(r"[-/]", w)) for w in phrase.split()
+    )
+
+
+def is_subsequence(letters: str, text: str) -> bool:
+    """Whether ``letters`` occur in ``text`` in order (not necessarily together)."""
+    rest = iter(text)
+    return all(c in rest for c in letters)
 
 
 def abbreviates(acronym: str, phrase: str) -> bool:
