@@ -115,6 +115,9 @@ class Mention:
             not keep (``role`` is then the kind it would most likely be); it
             becomes a ``MENTIONS`` link only if other papers mention it too
             (:mod:`kg.concepts`).
+        topic: Key of the narrow field topic whose name the phrase's embedding
+            is close to ("multi-armed-bandits" for "Thompson Sampling"), or
+            None; the concept is placed under it (:mod:`kg.concepts.hierarchy`).
     """
 
     text: str
@@ -123,6 +126,7 @@ class Mention:
     sentence: str
     expansion: str | None = None
     selected: bool = True
+    topic: str | None = None
 
     @property
     def kind(self) -> Kind:

@@ -27,7 +27,7 @@ to is left to SKOS's transitivity.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from kg.concepts.keys import slug, variant_key
@@ -101,16 +101,24 @@ def _keepable(phrase: str) -> bool:
     return not all(singular(w).lower() in GENERIC_NOUNS for w in words)
 
 
-def with_broader(concepts: Sequence[Concept], taxonomy: Taxonomy | None = None) -> list[Concept]:
+def with_broader(
+    concepts: Sequence[Concept],
+    taxonomy: Taxonomy | None = None,
+    topics: Mapping[str, str] | None = None,
+) -> list[Concept]:
     """The concepts with their ``broader`` keys, plus the broader concepts created for them.
 
     A concept whose name, or a broader form of it, is a label or alt label of
     a field of ``taxonomy`` is placed under that field ("value-based RL" under
-    reinforcement learning) when no concept is nearer on that path.
+    reinforcement learning) when no concept is nearer on that path. One whose
+    name means a topic without naming it is placed under the topic ``topics``
+    gives it ("Thompson Sampling" under multi-armed bandits, by embedding:
+    :mod:`kg.extract.placement`), unless a broader concept of it leads there.
 
     Args:
         concepts: Canonical concepts (fields pass through unchanged).
         taxonomy: The field taxonomy, for placement; its keys are never reused.
+        topics: Concept key -> the taxonomy topic its name is close to.
 
     Returns:
         Every concept, sorted by key, plus the fields concepts are placed
@@ -127,6 +135,11 @@ def with_broader(concepts: Sequence[Concept], taxonomy: Taxonomy | None = None) 
     created = _created(own, known, taken)
     nodes = {**created, **known}
     direct = {c.key: _targets(c, nodes, placed) for c in (*own, *created.values())}
+    named = set(placed.values())
+    for key, topic in (topics or {}).items():
+        # a topic reached through the concept's name already says where it belongs
+        if key in direct and not named & set(direct[key]) and topic not in direct[key]:
+            direct[key].append(topic)
     out = [replace(c, broader=_nearest(direct, c.key)) for c in (*own, *created.values())]
     if taxonomy is not None:
         for key in sorted(set(placed.values()) & {k for ks in direct.values() for k in ks}):

@@ -56,6 +56,7 @@ class _Group:
     forms: Counter[str] = field(default_factory=Counter)  # surface forms, by use
     kinds: dict[Kind, float] = field(default_factory=lambda: defaultdict(float))  # weak: less
     acronyms: Counter[str] = field(default_factory=Counter)  # acronym forms, by use
+    topics: Counter[str] = field(default_factory=Counter)  # topics its mentions are placed in
 
 
 def canonicalize(mentions: Mentions, taxonomy: Taxonomy) -> tuple[list[Concept], list[Link]]:
@@ -99,7 +100,13 @@ def canonicalize(mentions: Mentions, taxonomy: Taxonomy) -> tuple[list[Concept],
     by_key = {c.key: c for c in concepts.values()}
     links += _field_links(mentions, taxonomy, by_key)
     links.sort(key=lambda link: (link.paper_id, link.concept_key))
-    return _closed(with_broader(list(by_key.values()), taxonomy), taxonomy), links
+    topics = {concepts[g].key: _topic(groups[g].topics) for g in concepts if groups[g].topics}
+    return _closed(with_broader(list(by_key.values()), taxonomy, topics), taxonomy), links
+
+
+def _topic(votes: Counter[str]) -> str:
+    """The topic most of a concept's mentions are placed in (the first key on a tie)."""
+    return min(votes, key=lambda k: (-votes[k], k))
 
 
 def _closed(concepts: list[Concept], taxonomy: Taxonomy) -> list[Concept]:
@@ -164,6 +171,8 @@ def _tally(group: _Group, m: Mention, meanings: Mapping[str, set[str]]) -> None:
     elif is_acronym(m.text):
         group.acronyms[m.text] += 1
     group.kinds[m.kind] += 1 if m.selected else _WEAK_VOTE
+    if m.topic:
+        group.topics[m.topic] += 1
 
 
 def _concepts(groups: Mapping[str, _Group], taxonomy: Taxonomy) -> dict[str, Concept]:

@@ -140,7 +140,10 @@ def paper_key(extraction: str, paper: Paper) -> str:
 
 def _encode(mentions: Sequence[Mention]) -> str:
     return json.dumps(
-        [[m.text, m.role.value, m.score, m.sentence, m.expansion, m.selected] for m in mentions],
+        [
+            [m.text, m.role.value, m.score, m.sentence, m.expansion, m.selected, m.topic]
+            for m in mentions
+        ],
         ensure_ascii=False,
     )
 
@@ -151,16 +154,17 @@ def _decode(value: Any) -> tuple[Mention, ...]:
     if not isinstance(rows, list):
         raise TypeError("not a list")
     mentions = []
-    for text, role, score, sentence, expansion, selected in rows:
+    for text, role, score, sentence, expansion, selected, topic in rows:
         if not (
             isinstance(text, str)
             and isinstance(score, int | float)
             and isinstance(sentence, str)
             and (expansion is None or isinstance(expansion, str))
             and isinstance(selected, bool)
+            and (topic is None or isinstance(topic, str))
         ):
             raise TypeError("a field has the wrong type")
-        mentions.append(Mention(text, Role(role), score, sentence, expansion, selected))
+        mentions.append(Mention(text, Role(role), score, sentence, expansion, selected, topic))
     return tuple(mentions)
 
 

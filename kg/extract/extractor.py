@@ -29,6 +29,7 @@ from kg.extract.classify import CandidateClassifier, features, load_classifier
 from kg.extract.embed import BATCH_SIZE, Embedder, Memo
 from kg.extract.fields import FieldScorer, assign_fields_batch
 from kg.extract.keywords import keybert_model, keywords
+from kg.extract.placement import TopicIndex, placed
 from kg.extract.select import (
     CandidateTable,
     Scored,
@@ -98,6 +99,7 @@ class Extractor:
         self.keybert = keybert_model(embedder)
         self.taxonomy = taxonomy or load_taxonomy()
         self.field_scorer = FieldScorer.from_taxonomy(self.taxonomy, embedder)
+        self.topics = TopicIndex.from_taxonomy(self.taxonomy, embedder)
         # Multi-word field names are established terms: "large language models"
         # keeps its "large".
         labels = [label for f in self.taxonomy.fields for label in (f.label, *f.alt_labels)]
@@ -149,7 +151,7 @@ class Extractor:
             ]
             kept = with_named_fields(mentions, field_mentions, self._field_names)
             weak = with_named_fields(weak_mentions(scored, sents, mentions), [], {})
-            out[paper.id] = tuple(kept + weak)
+            out[paper.id] = tuple(placed(kept + weak, self.topics, self.embedder))
         return out
 
     def _scored(self, table: CandidateTable) -> list[Scored]:
