@@ -52,7 +52,9 @@ class Terms:
     def __getattr__(self, name: str) -> ox.NamedNode:
         if name.startswith("_"):
             raise AttributeError(name)
-        return self[name]
+        found = self[name]
+        setattr(self, name, found)  # found as a plain attribute from now on
+        return found
 
     def __getitem__(self, name: str) -> ox.NamedNode:
         found = self._made.get(name)
