@@ -116,7 +116,7 @@ class Mention:
             becomes a ``MENTIONS`` link only if other papers mention it too
             (:mod:`kg.concepts`).
         topic: Key of the narrow field topic whose name the phrase's embedding
-            is close to ("multi-armed-bandits" for "Thompson Sampling"), or
+            is close to ("3d-generation" for "3D content"), or
             None; the concept is placed under it (:mod:`kg.concepts.hierarchy`).
     """
 

@@ -22,8 +22,8 @@ def test_a_phrase_close_to_a_topic_label_is_placed_under_it(user_taxonomy, fake_
     (topic,) = (f.key for f in mine.fields if f.label == "object detection")
     assert set(index.keys) == {topic}  # topics only, not the broad areas
     mentions = [
-        Mention("object detection", Role.ADDRESSES, 0.6, "s."),
-        Mention("ODS", Role.USES, 0.5, "s.", expansion="object detection"),  # read as expanded
+        Mention("detection object methods", Role.ADDRESSES, 0.6, "s."),  # not the label: near
+        Mention("ODS", Role.USES, 0.5, "s.", expansion="detection object"),  # read as expanded
         Mention("protein folding", Role.ADDRESSES, 0.6, "s."),  # shares no word: far
         Mention(topic, Role.IN_FIELD, 0.4, "s."),  # fields pass through
     ]
@@ -32,6 +32,8 @@ def test_a_phrase_close_to_a_topic_label_is_placed_under_it(user_taxonomy, fake_
 
 def test_only_cosines_at_the_threshold_place(fake_embedder):
     index = TopicIndex(("t",), np.array([[1.0, 0.0]], dtype=np.float32))
+    at = np.array([[PLACE_SIMILARITY, np.sqrt(1 - PLACE_SIMILARITY**2)]])
+    assert index.nearest(at) == ["t"]  # at least the threshold, not more than it
     below = np.array([[PLACE_SIMILARITY - 0.01, 1.0]])
     below[0, 1] = np.sqrt(1 - below[0, 0] ** 2)
     assert index.nearest(np.array([[1.0, 0.0], [0.0, 1.0]])) == ["t", None]
@@ -42,11 +44,16 @@ def test_only_cosines_at_the_threshold_place(fake_embedder):
 @pytest.mark.model
 def test_real_model_places_names_that_do_not_contain_a_topic_label(real_model, taxonomy):
     index = TopicIndex.from_taxonomy(taxonomy, real_model)
-    phrases = ["image super-resolution approaches", "3D content", "released models"]
+    phrases = ["3D content", "learned representations", "released models"]
+    # their names alone place them under no field
+    by_name = with_broader(
+        [Concept(f"c{i}", p, Kind.METHOD) for i, p in enumerate(phrases)], taxonomy
+    )
+    assert all(c.broader == () for c in by_name if c.key.startswith("c"))
     mentions = [Mention(p, Role.USES, 0.5, "s.") for p in phrases]
     topics = [m.topic for m in placed(mentions, index, real_model)]
-    assert topics[0] is not None and "restoration" in taxonomy.by_key(topics[0]).label
-    assert topics[1] is not None and "3D" in taxonomy.by_key(topics[1]).label
+    assert topics[0] is not None and "3D" in taxonomy.by_key(topics[0]).label
+    assert topics[1] is not None and "representations" in taxonomy.by_key(topics[1]).label
     assert topics[2] is None  # a generic phrase is near no topic
 
 
@@ -82,3 +89,8 @@ def test_placement_gives_way_to_the_name_and_to_broader_concepts(taxonomy):
 def _two(taxonomy) -> tuple[str, str]:  # type: ignore[no-untyped-def]
     topics = [f.key for f in taxonomy.fields if f.broader]
     return topics[0], topics[1]
+
+
+def test_a_topic_the_taxonomy_lacks_is_not_a_broader_key(taxonomy):
+    out = with_broader([Concept("z", "ZetaNet", Kind.METHOD)], taxonomy, {"z": "no-such-topic"})
+    assert [c.broader for c in out if c.key == "z"] == [()]

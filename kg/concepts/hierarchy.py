@@ -112,8 +112,9 @@ def with_broader(
     a field of ``taxonomy`` is placed under that field ("value-based RL" under
     reinforcement learning) when no concept is nearer on that path. One whose
     name means a topic without naming it is placed under the topic ``topics``
-    gives it ("Thompson Sampling" under multi-armed bandits, by embedding:
-    :mod:`kg.extract.placement`), unless a broader concept of it leads there.
+    gives it ("3D content" under 3D generation, by embedding:
+    :mod:`kg.extract.placement`), unless a broader concept of it leads there;
+    a topic ``taxonomy`` does not hold is ignored.
 
     Args:
         concepts: Canonical concepts (fields pass through unchanged).
@@ -136,9 +137,12 @@ def with_broader(
     nodes = {**created, **known}
     direct = {c.key: _targets(c, nodes, placed) for c in (*own, *created.values())}
     named = set(placed.values())
+    known_fields = {f.key for f in taxonomy.fields} if taxonomy else set()
     for key, topic in (topics or {}).items():
         # a topic reached through the concept's name already says where it belongs
-        if key in direct and not named & set(direct[key]) and topic not in direct[key]:
+        if topic not in known_fields or key not in direct:
+            continue
+        if not named & set(direct[key]) and topic not in direct[key]:
             direct[key].append(topic)
     out = [replace(c, broader=_nearest(direct, c.key)) for c in (*own, *created.values())]
     if taxonomy is not None:

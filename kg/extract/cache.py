@@ -52,7 +52,7 @@ __all__ = [
 ]
 
 #: Version of the stored form of an entry; part of every key.
-SCHEMA = 1
+SCHEMA = 2
 #: The database's name inside the cache directory.
 CACHE_FILE = "extractions.sqlite3"
 # Sources whose every byte can change a paper's mentions: the extraction code,

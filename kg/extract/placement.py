@@ -1,8 +1,8 @@
 """Which narrow field topic a method or problem belongs to, by what its name means.
 
-A concept's name need not contain a field's label to belong under it: "Thompson
-Sampling" is a bandits method, "aleatoric uncertainty" an uncertainty
-quantification problem. Each topic of the taxonomy (a field with a broader
+A concept's name need not contain a field's label to belong under it: "3D
+content" belongs under 3D generation, "learned representations" under the
+analysis of learned representations. Each topic of the taxonomy (a field with a broader
 one) is known by the embeddings of its label and alt labels; a mention whose
 phrase (its expansion, for an acronym) has a cosine of at least
 :data:`PLACE_SIMILARITY` with one of them is placed under the nearest topic
@@ -10,9 +10,9 @@ phrase (its expansion, for an acronym) has a cosine of at least
 scoring made, so placing costs no model call.
 
 The threshold was read off ICLR 2024 (10,251 concepts, bench/README.md "Links"):
-at 0.8 and above a sample of placements is nearly all right ("distribution
-shifts" under domain adaptation, "3D content" under 3D generation), between 0.7
-and 0.8 a third are wrong ("ASM" under speech recognition).
+at 0.8 and above a sample of placements is nearly all right ("3D content" under
+3D generation), between 0.7 and 0.8 about a third are wrong ("ASM" under speech
+recognition, "graph benchmarks" under benchmarks for language models).
 """
 
 from __future__ import annotations

@@ -209,8 +209,11 @@ def read_backwards() -> tuple[URIRef, ...]:
     The shapes read a focus node's in-triples of these properties only, so
     only those are part of its neighbourhood.
     """
-    shapes = shapes_graph()
-    return tuple(sorted({p for p in shapes.objects(None, SH.inversePath) if isinstance(p, URIRef)}))
+    paths = [p for p in shapes_graph().objects(None, SH.inversePath) if isinstance(p, URIRef)]
+    if len(paths) != len(list(shapes_graph().objects(None, SH.inversePath))):
+        # a path of paths would read triples the neighbourhoods leave out
+        raise ValueError(f"{SHAPES.name}: an sh:inversePath that is not one property")
+    return tuple(sorted(set(paths)))
 
 
 def validate(
