@@ -184,3 +184,16 @@ def test_triples_are_sorted_by_subject_types_first_then_predicate_and_object(fak
     )
     assert sort_triples(shuffled) == expected
     assert sort_triples(shuffled) == triples  # a build's triples are in that order
+
+
+def test_ntriples_lines_are_the_sorted_lines_of_every_triple(fake_build):
+    """Made a subject at a time, the file is still all its lines in sorted order."""
+    from kg.export import ntriples_chunks
+    from kg.terms import sort_triples
+
+    triples = list(fake_build.triples)
+    assert "".join(ntriples_chunks(triples)) == "".join(sorted(f"{t} .\n" for t in triples))
+    blank = ox.BlankNode("b1"), ox.BlankNode("b10")  # one label the prefix of another
+    name = ox.NamedNode("https://example.org/name")
+    mixed = sort_triples([ox.Triple(b, name, ox.Literal(b.value)) for b in blank] + triples[:20])
+    assert "".join(ntriples_chunks(mixed)) == "".join(sorted(f"{t} .\n" for t in mixed))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from itertools import groupby
 from typing import Any
 
 import networkx as nx
@@ -87,10 +88,22 @@ def ntriples_text(data: RdfData) -> str:
 
 
 def ntriples_chunks(data: RdfData) -> Iterator[str]:
-    """:func:`ntriples_text` in pieces of whole lines."""
-    lines = [f"{t} .\n" for t in _sorted(data)]  # a pyoxigraph triple prints as N-Triples
-    lines.sort()
-    yield from _chunks(lines)
+    """:func:`ntriples_text` in pieces of whole lines, made a subject at a time.
+
+    The triples come sorted by subject, and a line starts with its subject's
+    N-Triples form, which ends in ``>`` or is a blank node label: so all the
+    lines sorted are each subject's lines sorted, subject after subject, and
+    the lines of the whole graph never exist at once.
+    """
+    piece: list[str] = []
+    for _, group in groupby(_sorted(data), key=lambda t: t.subject):
+        # a pyoxigraph triple prints as N-Triples
+        piece.extend(sorted(f"{t} .\n" for t in group))
+        if len(piece) >= _CHUNK_LINES:
+            yield "".join(piece)
+            piece = []
+    if piece:
+        yield "".join(piece)
 
 
 def _chunks(lines: list[str], sep: str = "") -> Iterator[str]:
