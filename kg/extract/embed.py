@@ -24,6 +24,7 @@ from kg.offline import offline
 
 __all__ = [
     "Embedder",
+    "unit",
     "MiniLM",
     "Memo",
     "load_model",
@@ -201,3 +202,9 @@ class Memo:
 def load_model() -> MiniLM:
     """The process-wide model (loading takes seconds, so it happens once)."""
     return MiniLM()
+
+
+def unit(x: np.ndarray) -> np.ndarray:
+    """Each row of ``x`` scaled to length 1 (a zero row stays zero), so dot products are cosines."""
+    norms = np.linalg.norm(x, axis=-1, keepdims=True)
+    return x / np.maximum(norms, 1e-12)

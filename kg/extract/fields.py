@@ -21,7 +21,7 @@ import numpy as np
 from scipy.special import softmax
 
 from kg.extract.area_model import AreaModel, load_area_model
-from kg.extract.embed import Embedder
+from kg.extract.embed import Embedder, unit
 from kg.lexicon import is_acronym
 from kg.taxonomy import Taxonomy
 
@@ -86,11 +86,6 @@ def fold(text: str) -> str:
     return text.casefold().replace("\u0307", "").replace("\u0131", "i")
 
 
-def _unit(x: np.ndarray) -> np.ndarray:
-    norms = np.linalg.norm(x, axis=-1, keepdims=True)
-    return x / np.maximum(norms, 1e-12)
-
-
 @dataclass(frozen=True, eq=False)
 class FieldScorer:
     """Field embeddings, label patterns and the area model, set up once per taxonomy.
@@ -128,7 +123,7 @@ class FieldScorer:
         # Centring removes what all ML fields share, so cosines measure what
         # sets one field apart from the others.
         center = vecs[: len(fs)].mean(axis=0)
-        vecs = _unit(vecs - center)
+        vecs = unit(vecs - center)
         patterns = tuple(
             tuple(_Term.of(t) for t in dict.fromkeys((f.label, *f.alt_labels))) for f in fs
         )
@@ -156,8 +151,8 @@ class FieldScorer:
         self, doc: np.ndarray, sents: np.ndarray, hits: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
         """Raw field scores of one paper and, per field, the index of its best sentence."""
-        doc = _unit(doc - self.center)
-        sents = _unit(sents - self.center)
+        doc = unit(doc - self.center)
+        sents = unit(sents - self.center)
         sent_sims = sents @ self.definitions.T  # (n_sents, n_fields)
         raw = (
             _W_DOC * (self.definitions @ doc)

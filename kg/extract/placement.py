@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from kg.extract.embed import Embedder
+from kg.extract.embed import Embedder, unit
 from kg.model import Kind, Mention
 from kg.taxonomy import Taxonomy
 
@@ -49,13 +49,16 @@ class TopicIndex:
         names = [(f.key, n) for f in taxonomy.fields if f.broader for n in (f.label, *f.alt_labels)]
         if not names:
             return cls((), np.zeros((0, 0), dtype=np.float32))
-        return cls(tuple(k for k, _ in names), _unit(embedder.embed([n for _, n in names])))
+        return cls(
+            tuple(k for k, _ in names),
+            unit(np.asarray(embedder.embed([n for _, n in names]), dtype=np.float32)),
+        )
 
     def nearest(self, vectors: np.ndarray, least: float = PLACE_SIMILARITY) -> list[str | None]:
         """For each row of ``vectors``, the nearest topic if its cosine is at least ``least``."""
         if not self.keys or not len(vectors):
             return [None] * len(vectors)
-        sims = _unit(vectors) @ self.vectors.T
+        sims = unit(np.asarray(vectors, dtype=np.float32)) @ self.vectors.T
         best = sims.argmax(axis=1)
         return [
             self.keys[i] if sims[row, i] >= least else None for row, i in enumerate(best.tolist())
@@ -73,9 +76,3 @@ def placed(mentions: Sequence[Mention], index: TopicIndex, embedder: Embedder) -
         if topic is not None:
             out[i] = replace(mentions[i], topic=topic)
     return out
-
-
-def _unit(vectors: object) -> np.ndarray:
-    v = np.asarray(vectors, dtype=np.float32)
-    norms = np.linalg.norm(v, axis=1, keepdims=True)
-    return v / np.where(norms == 0, 1, norms)

@@ -209,11 +209,11 @@ def read_backwards() -> tuple[URIRef, ...]:
     The shapes read a focus node's in-triples of these properties only, so
     only those are part of its neighbourhood.
     """
-    paths = [p for p in shapes_graph().objects(None, SH.inversePath) if isinstance(p, URIRef)]
-    if len(paths) != len(list(shapes_graph().objects(None, SH.inversePath))):
-        # a path of paths would read triples the neighbourhoods leave out
+    paths = set(shapes_graph().objects(None, SH.inversePath))
+    properties = {p for p in paths if isinstance(p, URIRef)}
+    if properties != paths:  # a path of paths would read triples the neighbourhoods leave out
         raise ValueError(f"{SHAPES.name}: an sh:inversePath that is not one property")
-    return tuple(sorted(set(paths)))
+    return tuple(sorted(properties))
 
 
 def validate(
