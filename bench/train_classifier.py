@@ -114,7 +114,9 @@ def main() -> None:
     parser.add_argument(
         "--data", default=str(ROOT.parent / "shared" / "data" / "scierc_train.jsonl")
     )
-    parser.add_argument("--out", default=str(ROOT / "kg" / "extract" / "models" / "candidate_classifier.json"))
+    parser.add_argument(
+        "--out", default=str(ROOT / "kg" / "extract" / "models" / "candidate_classifier.json")
+    )
     parser.add_argument("--C", type=float, default=0.5)
     args = parser.parse_args()
 

@@ -35,6 +35,17 @@ class FakeEmbedder:
         return out / np.linalg.norm(out, axis=1, keepdims=True)
 
 
+class Counting:
+    """An embedder that records the texts of each call it passes on."""
+
+    def __init__(self, inner):
+        self.inner, self.calls = inner, []
+
+    def embed(self, texts):
+        self.calls.append(list(texts))
+        return self.inner.embed(texts)
+
+
 _USER_TAXONOMY = """\
 @prefix skos: <http://www.w3.org/2004/02/skos/core#> .
 @prefix ex: <https://example.org/topics#> .

@@ -9,19 +9,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import Counting
 
 import kg.extract.embed
 from kg.errors import ModelError
-from kg.extract.embed import INSTALL, Memo, MiniLM, embed_parts, locate, verify_model
-
-
-class Counting:
-    def __init__(self, inner):
-        self.inner, self.calls = inner, []
-
-    def embed(self, texts):
-        self.calls.append(list(texts))
-        return self.inner.embed(texts)
+from kg.extract.embed import INSTALL, Memo, MiniLM, read, verify_model
 
 
 def test_memo_gives_the_same_vectors_and_embeds_each_text_once(fake_embedder):
@@ -107,66 +99,39 @@ def test_real_model_loads_offline_and_embeds(real_model):
     assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2]
 
 
-def test_locate_finds_parts_in_order_and_says_which_are_missing():
-    text = "Graphs help. We use graphs. Graphs help."
-    assert locate(text, ["Graphs help.", "We use graphs.", "Graphs help.", "Trees."]) == [
-        (0, 12),
-        (13, 27),
-        (28, 40),
-        None,
-    ]
-    assert locate(text, ["", "We use graphs."]) == [None, (13, 27)]
-
-
-def test_without_token_vectors_each_part_is_embedded_alone(fake_embedder):
-    texts = ["one two. three four.", "five six."]
-    parts = [["one two.", "three four."], []]
-    vectors, pooled = embed_parts(fake_embedder, texts, parts)
-    assert np.allclose(vectors, fake_embedder.embed(texts))
-    assert np.allclose(pooled[0], fake_embedder.embed(parts[0]))
-    assert pooled[1].shape == (0, 384)
-
-
-def test_the_memo_keeps_the_text_vectors_a_parts_pass_made(fake_embedder):
+def test_the_memo_keeps_the_text_vectors_a_reading_made(fake_embedder):
     counting = Counting(fake_embedder)
     memo = Memo(counting)
-    memo.embed_parts(["a b. c d."], [["a b.", "c d."]])
+    (reading,) = memo.read(["a b. c d."])
+    assert np.allclose(reading.vector, fake_embedder.embed(["a b. c d."])[0])
     calls = len(counting.calls)
     memo.embed(["a b. c d."])
     assert len(counting.calls) == calls
 
 
-class _Spy(MiniLM):
-    """The real model, counting the texts it embeds on their own."""
-
-    def __init__(self):
-        super().__init__()
-        self.alone: list[str] = []
-
-    def embed(self, texts):
-        self.alone += list(texts)
-        return super().embed(texts)
+def test_an_embedder_without_token_vectors_is_read_word_by_word(fake_embedder):
+    (reading,) = read(fake_embedder, ["Graphs, and more graphs."])
+    assert reading.offsets.tolist() == [[0, 6], [8, 11], [12, 16], [17, 23]]
+    assert np.allclose(reading.tokens[1], fake_embedder.embed(["and"])[0])
+    assert read(fake_embedder, [""])[0].tokens.shape == (0, 384)
 
 
 @pytest.mark.model
-def test_one_pass_gives_the_text_vector_and_pools_every_part_found():
-    model = _Spy()
+def test_one_pass_gives_the_text_vector_and_a_vector_for_every_token():
+    model = MiniLM()
     sentences = [
         f"Sentence {i} studies {topic} with stochastic gradient methods on large graphs."
         for i, topic in enumerate(["protein folding", "robot control", "image retrieval"] * 12)
     ]
     long_text = " ".join(sentences)  # several hundred tokens: more than one window
-    short = "Diffusion models generate images. They denoise step by step."
-    texts = [long_text, short]
-    parts = [sentences, ["Diffusion models generate images.", "A sentence it does not have."]]
-    vectors, pooled = model.embed_parts(texts, parts)
-    assert model.alone == ["A sentence it does not have."]
+    texts = [long_text, "Diffusion models generate images.", ""]
+    readings = model.read(texts)
     # The text vector is what embed gives: the first window's mean, normalised.
-    assert np.allclose(vectors, model.embed(texts), atol=1e-5)
-    assert [len(p) for p in pooled] == [len(sentences), 2]
-    assert np.allclose(np.linalg.norm(np.concatenate(pooled), axis=1), 1.0, atol=1e-5)
-    assert np.allclose(pooled[1][1], model.embed(["A sentence it does not have."])[0], atol=1e-6)
-    # A part far past the first window is read in context: closer to its own
-    # sentence than to another topic's.
-    last, other = pooled[0][-1], model.embed([sentences[-2], sentences[-1]])
-    assert last @ other[1] > last @ other[0]
+    assert np.allclose([r.vector for r in readings], model.embed(texts), atol=1e-5)
+    long = readings[0]
+    # Every token once, in order, to the end of the text, past the first 256.
+    assert len(long.tokens) > 300 and long.offsets[-1, 1] == len(long_text)
+    assert (np.diff(long.offsets[:, 0]) > 0).all()
+    words = model.model.tokenizer(long_text, add_special_tokens=False)["input_ids"]
+    assert len(long.tokens) == len(words)
+    assert readings[2].tokens.shape == (0, 384)

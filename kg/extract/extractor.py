@@ -26,7 +26,7 @@ import numpy as np
 
 from kg.extract.candidates import Candidate, candidates, keyword_candidates
 from kg.extract.classify import CandidateClassifier, features, load_classifier
-from kg.extract.embed import BATCH_SIZE, Embedder, Memo
+from kg.extract.embed import BATCH_SIZE, Embedder, Memo, read
 from kg.extract.fields import FieldScorer, assign_fields_batch
 from kg.extract.keywords import keybert_model, keywords
 from kg.extract.placement import TopicIndex, placed
@@ -130,14 +130,17 @@ class Extractor:
     def _extract_batch(self, papers: Sequence[Paper]) -> dict[str, tuple[Mention, ...]]:
         s = self.settings
         sentence_lists = [_sentences(p) for p in papers]
-        # Field scoring reads each paper in one model pass; KeyBERT then finds
-        # the paper vectors memoised.
+        documents = [_document(p) for p in papers]
+        # One model pass per paper: field scoring pools its sentences from it,
+        # and KeyBERT finds the paper vectors memoised.
+        readings = read(self.embedder, documents)
         field_lists = assign_fields_batch(
-            [_document(p) for p in papers],
+            documents,
             sentence_lists,
             self.field_scorer,
             top_k=s.max_fields,
             min_score=s.min_field_score,
+            readings=readings,
         )
         tables = self.candidate_tables(papers, sentence_lists)
         limits = {Kind.METHOD: s.max_methods, Kind.PROBLEM: s.max_problems}

@@ -21,7 +21,8 @@ import numpy as np
 from scipy.special import softmax
 
 from kg.extract.area_model import AreaModel, load_area_model
-from kg.extract.embed import Embedder, embed_parts, unit
+from kg.extract.embed import Embedder, Reading, read, unit
+from kg.extract.pooling import sentence_vectors
 from kg.lexicon import is_acronym
 from kg.taxonomy import Taxonomy
 
@@ -205,23 +206,29 @@ class PaperScores:
 
 
 def paper_scores(
-    texts: Sequence[str], sentence_lists: Sequence[Sequence[str]], scorer: FieldScorer
+    texts: Sequence[str],
+    sentence_lists: Sequence[Sequence[str]],
+    scorer: FieldScorer,
+    readings: Sequence[Reading] | None = None,
 ) -> list[PaperScores]:
-    """Embed many papers and their sentences and score every field.
+    """Score every field for many papers.
 
-    A sentence's vector is read from its paper's own model pass
-    (:func:`~kg.extract.embed.embed_parts`): the sentence in context, at no
-    further model cost.
+    A sentence's vector is pooled from its paper's one model pass
+    (:func:`~kg.extract.pooling.sentence_vectors`): the sentence in context,
+    at no further model cost. ``readings`` are the papers' passes when the
+    caller has made them already (else they are made here).
     """
     if len(texts) != len(sentence_lists):
         raise ValueError("texts and sentence_lists must have the same length")
     sents = [tuple(s) if s else (t,) for t, s in zip(texts, sentence_lists, strict=True)]
-    docs, sent_vecs = embed_parts(scorer.embedder, list(texts), [list(s) for s in sents])
+    if readings is None:
+        readings = read(scorer.embedder, list(texts))
+    sent_vecs = sentence_vectors(scorer.embedder, readings, sents)
     out = []
-    for i, text in enumerate(texts):
+    for text, reading, vectors, group in zip(texts, readings, sent_vecs, sents, strict=True):
         hits = scorer.lexical_hits(text)
-        raw, best = scorer.raw_scores(docs[i], sent_vecs[i], hits)
-        out.append(PaperScores(docs[i], raw, best, sents[i], hits))
+        raw, best = scorer.raw_scores(reading.vector, vectors, hits)
+        out.append(PaperScores(reading.vector, raw, best, group, hits))
     return out
 
 
@@ -285,8 +292,9 @@ def assign_fields_batch(
     scorer: FieldScorer,
     top_k: int = 3,
     min_score: float = 0.0,
+    readings: Sequence[Reading] | None = None,
 ) -> list[list[tuple[str, float, str]]]:
-    """:func:`assign_fields` for many papers with one embedder call.
+    """:func:`assign_fields` for many papers, one model pass each.
 
     Args:
         texts: Each paper's text (title and abstract).
@@ -295,13 +303,15 @@ def assign_fields_batch(
         scorer: From :meth:`FieldScorer.from_taxonomy`.
         top_k: Most broad areas per paper.
         min_score: Areas after the first need at least this probability.
+        readings: The texts' model passes, if made already.
 
     Returns:
         Per paper, ``(field_key, score, sentence)`` best first; see
         :func:`assign_fields`.
     """
     return [
-        _choose(scorer, s, top_k, min_score) for s in paper_scores(texts, sentence_lists, scorer)
+        _choose(scorer, s, top_k, min_score)
+        for s in paper_scores(texts, sentence_lists, scorer, readings)
     ]
 
 
