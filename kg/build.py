@@ -354,9 +354,7 @@ def _write(
         progress("writing", 0, 1)
     makers = _makers(built)  # each file made when written, so one at a time is in memory
     files: dict[str, export.Content] = {name: export.Later(make) for name, make in makers.items()}
-    files[query.STORE_NAME] = lambda path: query.write_store(
-        path, (path.parent / "kg.ttl").read_bytes()
-    )
+    files[query.STORE_NAME] = lambda path: query.write_store(path, path.parent / "kg.ttl")
     committed = (lambda: progress("written", 1, 1)) if progress else None
     written = target.write(files, on_commit=committed)
     clock.lap("export")

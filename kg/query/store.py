@@ -59,26 +59,36 @@ def stamp(data: bytes, name: str) -> dict[str, object]:
     return {"file": name, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
 
 
-def write_store(target: Path, turtle: str | bytes, source_name: str = "kg.ttl") -> None:
-    """Load ``turtle`` into a new Oxigraph store at ``target`` (which must not exist yet).
+def write_store(target: Path, turtle: bytes | Path, source_name: str = "kg.ttl") -> None:
+    """Load ``turtle`` (the text, or the file that holds it) into a new Oxigraph store.
 
-    Write the Turtle file ``target.parent / source_name`` first: the stamp then
-    also records its modification time, so readers can trust an unchanged file
-    without hashing it again.
+    ``target`` must not exist yet. Write the Turtle file ``target.parent /
+    source_name`` first: the stamp then also records its modification time, so
+    readers can trust an unchanged file without hashing it again. A file is
+    loaded from disk as Oxigraph parses it, never held in memory whole.
 
     Raises:
         KGError: Oxigraph rejects the text or the store cannot be written.
     """
     import pyoxigraph
 
-    data = turtle.encode("utf-8") if isinstance(turtle, str) else turtle
-    record = stamp(data, source_name)
+    if isinstance(turtle, Path):
+        record: dict[str, object] = {
+            "file": source_name,
+            "size": turtle.stat().st_size,
+            "sha256": file_sha256(turtle),
+        }
+    else:
+        record = stamp(turtle, source_name)
     source = target.parent / source_name
     if source.is_file():
         record["mtime_ns"] = source.stat().st_mtime_ns
     try:
         store = pyoxigraph.Store(str(target))
-        store.bulk_load(data, format=pyoxigraph.RdfFormat.TURTLE)
+        if isinstance(turtle, Path):
+            store.bulk_load(path=str(turtle), format=pyoxigraph.RdfFormat.TURTLE)
+        else:
+            store.bulk_load(turtle, format=pyoxigraph.RdfFormat.TURTLE)
         store.flush()
         del store  # closes the database before it is moved
         (target / SOURCE_STAMP).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
