@@ -113,7 +113,17 @@ def test_an_embedder_without_token_vectors_is_read_word_by_word(fake_embedder):
     (reading,) = read(fake_embedder, ["Graphs, and more graphs."])
     assert reading.offsets.tolist() == [[0, 6], [8, 11], [12, 16], [17, 23]]
     assert np.allclose(reading.tokens[1], fake_embedder.embed(["and"])[0])
-    assert read(fake_embedder, [""])[0].tokens.shape == (0, 384)
+    empty = read(fake_embedder, [""])[0].tokens
+    assert empty.shape == (0, 384) and empty.dtype == np.float32
+
+
+def test_the_memo_reads_word_by_word_embedding_each_text_once(fake_embedder):
+    counting = Counting(fake_embedder)
+    memo = Memo(counting)
+    memo.read(["Graphs help graphs."])
+    memo.read(["Graphs help graphs."])
+    embedded = [t for call in counting.calls for t in call]
+    assert sorted(embedded) == sorted(["Graphs help graphs.", "Graphs", "help", "graphs"])
 
 
 @pytest.mark.model
@@ -132,6 +142,8 @@ def test_one_pass_gives_the_text_vector_and_a_vector_for_every_token():
     # Every token once, in order, to the end of the text, past the first 256.
     assert len(long.tokens) > 300 and long.offsets[-1, 1] == len(long_text)
     assert (np.diff(long.offsets[:, 0]) > 0).all()
-    words = model.model.tokenizer(long_text, add_special_tokens=False)["input_ids"]
-    assert len(long.tokens) == len(words)
+    words = model.model.tokenizer(long_text, add_special_tokens=False, return_offsets_mapping=True)
+    assert len(long.tokens) == len(words["input_ids"])
+    assert long.offsets.tolist() == [list(o) for o in words["offset_mapping"]]
+    assert long.tokens.dtype == np.float32
     assert readings[2].tokens.shape == (0, 384)

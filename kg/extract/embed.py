@@ -89,8 +89,8 @@ class Reading:
     """A text as one model pass read it: its vector, and its tokens' vectors and places.
 
     ``tokens[i]`` is the (unnormalised) vector of the token at characters
-    ``offsets[i]`` of ``text``; :mod:`kg.extract.pooling` makes sentence and
-    phrase vectors of them.
+    ``offsets[i]`` of ``text``, special tokens left out; :mod:`kg.extract.pooling`
+    makes sentence vectors of them.
     """
 
     text: str
@@ -101,7 +101,7 @@ class Reading:
 
 @runtime_checkable
 class Reader(Protocol):
-    """An :class:`Embedder` that can also give token vectors, one model pass per text."""
+    """An :class:`Embedder` that can also give each text's :class:`Reading`."""
 
     def embed(self, texts: list[str]) -> np.ndarray: ...
 
@@ -207,10 +207,10 @@ class MiniLM:
         """Each text read in one model pass: its vector and its tokens' vectors.
 
         The text's vector is what :meth:`embed` gives (the normalised mean of
-        its first 256 tokens; equal to 1e-6). A longer text is read on in
-        further windows that overlap by :data:`WINDOW_STRIDE` tokens, so every
-        token has a vector, taken from the first window that read it; [CLS]
-        and [SEP] count towards the text's vector only, as in :meth:`embed`.
+        its first 256 tokens, [CLS] and [SEP] included; the two agree to 1e-6
+        per component). A longer text is read on in further windows that
+        overlap by :data:`WINDOW_STRIDE` tokens, so every token of the text
+        has a vector, from the first window that read it.
         """
         import torch
 
@@ -224,6 +224,7 @@ class MiniLM:
             stride=WINDOW_STRIDE,
             return_overflowing_tokens=True,
             return_offsets_mapping=True,
+            return_special_tokens_mask=True,
         )
         ids = windows["input_ids"]
         hidden: list[Any] = [None] * len(ids)
@@ -240,20 +241,18 @@ class MiniLM:
                 out = bert(input_ids=x, attention_mask=mask, token_type_ids=torch.zeros_like(x))
                 for row, w in enumerate(batch):
                     hidden[w] = out.last_hidden_state[row, : len(ids[w])].numpy()
-        vectors = np.zeros(
-            (len(texts), hidden[0].shape[1] if hidden else EMBEDDING_DIM), np.float32
-        )
-        read_to = [-1] * len(texts)
+        vectors = np.zeros((len(texts), hidden[0].shape[1]), np.float32)
         vecs: list[list[np.ndarray]] = [[] for _ in texts]
         offs: list[list[np.ndarray]] = [[] for _ in texts]
         for w, t in enumerate(windows["overflow_to_sample_mapping"]):
-            h, off = hidden[w], np.asarray(windows["offset_mapping"][w]).reshape(-1, 2)
-            if read_to[t] < 0:
+            h = hidden[w]
+            content = ~np.asarray(windows["special_tokens_mask"][w], dtype=bool)
+            if not vecs[t]:
                 vectors[t] = h.mean(axis=0)
-            new = (off[:, 1] > off[:, 0]) & (off[:, 0] >= max(read_to[t], 0))  # not [CLS], [SEP]
-            vecs[t].append(h[new])
-            offs[t].append(off[new])
-            read_to[t] = max(read_to[t], int(off[:, 1].max(initial=0)))
+            else:  # a further window starts with the stride tokens the last one read
+                content[np.flatnonzero(content)[:WINDOW_STRIDE]] = False
+            vecs[t].append(h[content])
+            offs[t].append(np.asarray(windows["offset_mapping"][w]).reshape(-1, 2)[content])
         vectors = unit(vectors)
         return [
             Reading(text, vectors[t], np.concatenate(vecs[t]), np.concatenate(offs[t]))
@@ -285,9 +284,12 @@ class Memo:
         return np.stack([self.vectors[t] for t in texts])
 
     def read(self, texts: list[str]) -> list[Reading]:
-        """:func:`read` by the inner embedder; the texts' vectors are kept."""
+        """:func:`read` by the inner embedder, the texts' vectors kept."""
         texts = list(texts)
-        readings = read(self.inner, texts)
+        if isinstance(self.inner, Reader):
+            readings = self.inner.read(texts)
+        else:  # word by word, each word embedded once
+            readings = _word_by_word(self, texts)
         self._keep(texts, np.stack([r.vector for r in readings]) if readings else np.zeros(0))
         return readings
 
@@ -317,7 +319,9 @@ def _word_by_word(embedder: Embedder, texts: list[str]) -> list[Reading]:
         Reading(
             text,
             vectors[i],
-            np.array([by_word[text[a:b]] for a, b in spans[i]]).reshape(-1, vectors.shape[1]),
+            np.array([by_word[text[a:b]] for a, b in spans[i]], np.float32).reshape(
+                -1, vectors.shape[1]
+            ),
             np.array(spans[i], dtype=np.int64).reshape(-1, 2),
         )
         for i, text in enumerate(texts)

@@ -38,45 +38,36 @@ def locate(text: str, parts: Sequence[str]) -> list[Span | None]:
     return spans
 
 
-def _pool(reading: Reading, spans: Sequence[Span]) -> np.ndarray | None:
-    """Mean vector of the tokens inside any of ``spans`` (None if no token is)."""
-    if not spans or not len(reading.offsets):
-        return None
+def _pool(reading: Reading, span: Span) -> np.ndarray | None:
+    """Mean vector of the tokens inside ``span`` (None if no token is)."""
     start, end = reading.offsets[:, 0], reading.offsets[:, 1]
-    inside = np.zeros(len(start), dtype=bool)
-    for a, b in spans:
-        inside |= (start >= a) & (end <= b)
+    inside = (start >= span[0]) & (end <= span[1])
     return reading.tokens[inside].mean(axis=0) if inside.any() else None
-
-
-def _complete(
-    embedder: Embedder, parts: Sequence[Sequence[str]], pooled: list[list[np.ndarray | None]]
-) -> list[np.ndarray]:
-    """Per text, unit vectors of its parts: pooled ones, and the rest (None) embedded alone."""
-    alone = sorted(
-        {
-            p
-            for row, got in zip(parts, pooled, strict=True)
-            for p, v in zip(row, got, strict=True)
-            if v is None
-        }
-    )
-    by_text = dict(zip(alone, embedder.embed(alone), strict=True)) if alone else {}
-    out = []
-    for row, got in zip(parts, pooled, strict=True):
-        vectors = [v if v is not None else by_text[p] for p, v in zip(row, got, strict=True)]
-        out.append(
-            unit(np.asarray(vectors, np.float32)) if vectors else np.zeros((0, 0), np.float32)
-        )
-    return out
 
 
 def sentence_vectors(
     embedder: Embedder, readings: Sequence[Reading], sentence_lists: Sequence[Sequence[str]]
 ) -> list[np.ndarray]:
-    """Per reading, one unit vector per sentence, pooled where the sentence stands."""
+    """Per reading, one unit vector per sentence, pooled where the sentence stands.
+
+    A sentence not in its reading's text (a title cleaned differently from
+    the text the model read) is embedded on its own, all of them in one call.
+    """
     pooled = [
-        [_pool(r, [span]) if span else None for span in locate(r.text, sents)]
+        [_pool(r, span) if span else None for span in locate(r.text, sents)]
         for r, sents in zip(readings, sentence_lists, strict=True)
     ]
-    return _complete(embedder, sentence_lists, pooled)
+    alone = sorted(
+        {
+            s
+            for row, got in zip(sentence_lists, pooled, strict=True)
+            for s, v in zip(row, got, strict=True)
+            if v is None
+        }
+    )
+    by_text = dict(zip(alone, embedder.embed(alone), strict=True)) if alone else {}
+    out = []
+    for r, row, got in zip(readings, sentence_lists, pooled, strict=True):
+        vectors = [v if v is not None else by_text[s] for s, v in zip(row, got, strict=True)]
+        out.append(unit(np.asarray(vectors, np.float32).reshape(len(row), len(r.vector))))
+    return out
