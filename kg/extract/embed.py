@@ -12,6 +12,7 @@ tests satisfy with a fast deterministic fake.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -309,8 +310,6 @@ def read(embedder: Embedder, texts: list[str]) -> list[Reading]:
 
 def _word_by_word(embedder: Embedder, texts: list[str]) -> list[Reading]:
     """Readings for an embedder without token vectors: each word is a token, embedded alone."""
-    import re
-
     spans = [[(m.start(), m.end()) for m in re.finditer(r"\w+", t)] for t in texts]
     words = sorted({t[a:b] for t, row in zip(texts, spans, strict=True) for a, b in row})
     vectors = embedder.embed(texts)

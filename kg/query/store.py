@@ -21,7 +21,6 @@ the file into an in-memory store and says so in :attr:`Opened.note`.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -54,41 +53,34 @@ SOURCE_STAMP = "kg-source.json"
 _FORMATS = {".ttl": "TURTLE", ".turtle": "TURTLE", ".nt": "N_TRIPLES", ".nq": "N_QUADS"}
 
 
-def stamp(data: bytes, name: str) -> dict[str, object]:
-    """What identifies the Turtle a store holds: its file name, size and sha256."""
-    return {"file": name, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+def stamp(turtle: Path) -> dict[str, object]:
+    """What identifies the Turtle file a store holds: its name, size, mtime and sha256."""
+    info = turtle.stat()
+    return {
+        "file": turtle.name,
+        "size": info.st_size,
+        "sha256": file_sha256(turtle),
+        "mtime_ns": info.st_mtime_ns,
+    }
 
 
-def write_store(target: Path, turtle: bytes | Path, source_name: str = "kg.ttl") -> None:
-    """Load ``turtle`` (the text, or the file that holds it) into a new Oxigraph store.
+def write_store(target: Path, turtle: Path) -> None:
+    """Load the Turtle file ``turtle`` into a new Oxigraph store at ``target``.
 
-    ``target`` must not exist yet. Write the Turtle file ``target.parent /
-    source_name`` first: the stamp then also records its modification time, so
-    readers can trust an unchanged file without hashing it again. A file is
-    loaded from disk as Oxigraph parses it, never held in memory whole.
+    ``target`` must not exist yet. The store's stamp records the file's name,
+    size, sha256 and modification time, so readers can trust an unchanged file
+    without hashing it again. The file is loaded as Oxigraph parses it, never
+    held in memory whole.
 
     Raises:
         KGError: Oxigraph rejects the text or the store cannot be written.
     """
     import pyoxigraph
 
-    if isinstance(turtle, Path):
-        record: dict[str, object] = {
-            "file": source_name,
-            "size": turtle.stat().st_size,
-            "sha256": file_sha256(turtle),
-        }
-    else:
-        record = stamp(turtle, source_name)
-    source = target.parent / source_name
-    if source.is_file():
-        record["mtime_ns"] = source.stat().st_mtime_ns
+    record = stamp(turtle)
     try:
         store = pyoxigraph.Store(str(target))
-        if isinstance(turtle, Path):
-            store.bulk_load(path=str(turtle), format=pyoxigraph.RdfFormat.TURTLE)
-        else:
-            store.bulk_load(turtle, format=pyoxigraph.RdfFormat.TURTLE)
+        store.bulk_load(path=str(turtle), format=pyoxigraph.RdfFormat.TURTLE)
         store.flush()
         del store  # closes the database before it is moved
         (target / SOURCE_STAMP).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
