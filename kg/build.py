@@ -37,8 +37,10 @@ from kg.extract import (
 from kg.graph import (
     FULL_LIMIT,
     EdgeRule,
+    Provenance,
     TripleList,
     ValidationReport,
+    emit,
     knowledge_graph,
     make_provenance,
     rdf_triples,
@@ -91,15 +93,25 @@ class ReadOptions:
 
 @dataclass(frozen=True)
 class Built:
-    """A knowledge graph in memory: the hand-off record and the two graphs made from it."""
+    """A knowledge graph in memory: the hand-off record and the NetworkX graph made from it.
+
+    Its RDF is made when asked for (:attr:`triples`); a build writes it to disk
+    instead, sorted there, without the millions of triples in memory
+    (:class:`kg.export.SortedNTriples`).
+    """
 
     kg: KnowledgeGraph
-    triples: list[ox.Triple]  # the RDF, in the order the files are written in
     graph: nx.Graph  # papers, concepts, mentions and shared-concept edges
+    provenance: Provenance | None = None  # what the RDF records about the build
     reading: Reading | None = None  # what the input files held, skips included
     cache: CacheStats = field(default_factory=CacheStats)
-    # Seconds per stage: ingest, model, extract, concepts, graph (validate, export: by build).
+    # Seconds per stage: ingest, model, extract, concepts, graph (rdf, validate, export: by build).
     seconds: dict[str, float] = field(default_factory=dict)
+
+    @cached_property
+    def triples(self) -> list[ox.Triple]:
+        """The RDF as pyoxigraph triples, in the order the files are written in."""
+        return rdf_triples(self.kg, self.provenance)
 
     @cached_property
     def rdf(self) -> Graph:
@@ -180,9 +192,9 @@ def assemble(
     provenance = make_provenance(
         papers, model, taxonomy_path, knobs, rule, generated_at, _heading(papers)
     )
-    triples, graph = rdf_triples(kg, provenance), to_networkx(kg)
+    graph = to_networkx(kg)
     clock.lap("graph")
-    return Built(kg, triples, graph, reading, stats, clock.seconds)
+    return Built(kg, graph, provenance, reading, stats, clock.seconds)
 
 
 def _read(inputs: Sequence[str | Path], opts: ReadOptions, exclude: Path | None) -> Reading:
@@ -200,7 +212,9 @@ def _heading(papers: Sequence[Paper]) -> str:
     return export.heading(len(papers), [(p.venue, p.year) for p in papers])
 
 
-def check(data: Graph | list[ox.Triple], mode: Validation = "auto") -> ValidationReport:
+def check(
+    data: Graph | Sequence[ox.Triple] | export.NTriplesFile, mode: Validation = "auto"
+) -> ValidationReport:
     """Validate a graph kg built; raise :class:`ValidationError` if it violates the shapes."""
     chosen = ("full" if len(data) <= FULL_LIMIT else "sample") if mode == "auto" else mode
     report = validate(data if isinstance(data, Graph) else TripleList(data), chosen)
@@ -346,18 +360,36 @@ def _write(
     built: Built, target: export.Output, validation: Validation, progress: Progress | None
 ) -> BuildResult:
     clock = _Clock()
-    if progress:
-        progress("validating", 0, 1)
-    report = check(built.triples, validation)
-    clock.lap("validate")
-    if progress:
-        progress("writing", 0, 1)
+    say = progress or (lambda stage, done, total: None)
+    say("writing", 0, 1)
+    checked: list[tuple[export.NTriplesFile, ValidationReport]] = []
+
+    def rdf_then_check(path: Path) -> None:
+        """kg.nt first, sorted on disk; then the graph is checked, before any other file."""
+        sink = export.SortedNTriples(path.parent)
+        emit(built.kg, built.provenance, sink)
+        data = export.NTriplesFile(path, sink.write(path))
+        clock.lap("rdf")
+        say("validating", 0, 1)
+        checked.append((data, check(data, validation)))
+        clock.lap("validate")
+        say("writing", 0, 1)
+
+    def rdf() -> export.NTriplesFile:
+        return checked[0][0]
+
     makers = _makers(built)  # each file made when written, so one at a time is in memory
-    files: dict[str, export.Content] = {name: export.Later(make) for name, make in makers.items()}
-    files[query.STORE_NAME] = lambda path: query.write_store(path, path.parent / "kg.ttl")
+    files: dict[str, export.Content] = {
+        "kg.nt": rdf_then_check,
+        "kg.ttl": lambda path: export.write_turtle(rdf(), path),
+        "kg.jsonld": export.Later(lambda: export.jsonld_chunks(rdf())),
+        query.STORE_NAME: lambda path: query.write_store(path, path.parent / "kg.ttl"),
+    }
+    files.update((name, export.Later(make)) for name, make in makers.items() if name not in files)
     committed = (lambda: progress("written", 1, 1)) if progress else None
-    written = target.write(files, on_commit=committed)
+    written = sorted(target.write(files, on_commit=committed), key=_in_output_order)
     clock.lap("export")
+    report = checked[0][1]
     warnings = export.size_warnings({n: (target.real / n).stat().st_size for n in makers})
     concepts = built.kg.concepts
     kinds = {k.value: sum(1 for c in concepts if c.kind is k) for k in Kind}
@@ -375,6 +407,11 @@ def _write(
         reused=built.cache.reused,
         seconds={**built.seconds, **clock.seconds},
     )
+
+
+def _in_output_order(path: Path) -> int:
+    names = [name.rstrip("/") for name in OUTPUT_FILES]
+    return names.index(path.name)
 
 
 class _Clock:

@@ -138,22 +138,26 @@ def sort_triples(triples: Iterable[ox.Triple]) -> list[ox.Triple]:
     by_subject: dict[Any, list[ox.Triple]] = {}
     for t in set(triples):
         by_subject.setdefault(t.subject, []).append(t)
-    predicate_key: dict[Any, tuple[bool, str]] = {}
-
-    def key(t: ox.Triple) -> tuple[bool, str, str]:
-        p = t.predicate
-        found = predicate_key.get(p)
-        if found is None:
-            found = predicate_key[p] = (p.value != RDF_TYPE, str(p))
-        return (*found, str(t.object))
-
     out: list[ox.Triple] = []
     for subject in sorted(by_subject, key=str):
-        group = by_subject[subject]
-        if len(group) > 1:
-            group.sort(key=key)
-        out.extend(group)
+        out.extend(sort_subject(by_subject[subject]))
     return out
+
+
+def sort_subject(group: list[ox.Triple]) -> list[ox.Triple]:
+    """One subject's triples in kg's order (:func:`sort_triples`), sorted in place."""
+    if len(group) > 1:
+        group.sort(key=_in_subject)
+    return group
+
+
+def _in_subject(t: ox.Triple) -> tuple[bool, str, str]:
+    return (*_predicate_key(t.predicate), str(t.object))
+
+
+@lru_cache(maxsize=4096)
+def _predicate_key(p: ox.NamedNode) -> tuple[bool, str]:
+    return (p.value != RDF_TYPE, str(p))
 
 
 @lru_cache(maxsize=1)

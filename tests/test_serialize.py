@@ -23,7 +23,7 @@ from rdflib.compare import graph_diff, isomorphic, to_isomorphic
 
 from kg.build import assemble, output_texts
 from kg.export import jsonld_text, ntriples_text, turtle_text
-from kg.export.serialize import _CHUNK_LINES, _chunks
+from kg.export.serialize import _CHUNK_LINES
 
 EXAMPLES = 52
 RECORDS = 10
@@ -85,6 +85,9 @@ def test_any_records_give_files_that_parse_back(records, fake_embedder, tmp_path
     built = assemble([path], embedder=fake_embedder)
     assert len(built.kg.papers) + len(built.reading.skipped) == RECORDS
     texts = output_texts(built)
+    assert _streamed(built, tmp_path_factory.mktemp("streamed")) == {
+        n: texts[n] for n in RDF_FORMATS
+    }
     for name, (rdflib_format, oxigraph_format) in RDF_FORMATS.items():
         data = texts[name].encode("utf-8")
         _assert_same_rdf(built.rdf, Graph().parse(data=data, format=rdflib_format), name)
@@ -154,14 +157,38 @@ def test_serialisations_are_byte_identical_across_runs(fake_embedder, tmp_path):
     assert first == second
 
 
+def _streamed(built, work) -> dict[str, str]:
+    """The RDF files as a build writes them: sorted on disk, then made from kg.nt."""
+    from kg.export import NTriplesFile, SortedNTriples, jsonld_chunks, write_turtle
+    from kg.graph import emit
+
+    sink = SortedNTriples(work, run_lines=97)  # many runs, so the merge is exercised
+    emit(built.kg, built.provenance, sink)
+    rdf = NTriplesFile(work / "kg.nt", sink.write(work / "kg.nt"))
+    write_turtle(rdf, work / "kg.ttl")
+    (work / "kg.jsonld").write_text("".join(jsonld_chunks(rdf)), encoding="utf-8")
+    assert sorted(p.name for p in work.iterdir()) == ["kg.jsonld", "kg.nt", "kg.ttl"]  # no runs
+    return {n: (work / n).read_bytes().decode("utf-8") for n in ("kg.ttl", "kg.nt", "kg.jsonld")}
+
+
 @pytest.mark.parametrize(
     "n", [0, 1, _CHUNK_LINES - 1, _CHUNK_LINES, _CHUNK_LINES + 1, 3 * _CHUNK_LINES + 7]
 )
-def test_a_streamed_file_is_the_whole_text_in_pieces(n):
-    lines = [f"line {i}" for i in range(n)]
-    pieces = list(_chunks(list(lines), ",\n"))
-    assert "".join(pieces) == ",\n".join(lines)
-    assert len(pieces) == -(-n // _CHUNK_LINES)
+def test_a_streamed_jsonld_file_is_its_whole_text_in_pieces(n):
+    """Node objects go out a few thousand at a time, each piece joined to the last by a comma."""
+    from kg.export import jsonld_chunks
+    from kg.terms import sort_triples
+
+    name = ox.NamedNode("https://schema.org/name")
+    triples = sort_triples(
+        ox.Triple(ox.NamedNode(f"https://example.org/s{i}"), name, ox.Literal(f"v{i}"))
+        for i in range(n)
+    )
+    pieces = list(jsonld_chunks(triples))
+    assert len(pieces) == 2 + -(-n // _CHUNK_LINES)  # the context, the node objects, the end
+    document = json.loads("".join(pieces))
+    assert [node["@id"] for node in document["@graph"]] == [str(t.subject.value) for t in triples]
+    assert Graph().parse(data="".join(pieces), format="json-ld").__len__() == n
 
 
 def test_triples_are_sorted_by_subject_types_first_then_predicate_and_object(fake_build):

@@ -4,10 +4,14 @@ Each ``*_text`` function (and :func:`render_views`) returns file contents
 (the RDF ones also as bytes or pieces a writer streams);
 :func:`output_dir` checks and locks the output directory before a build
 starts, and its :meth:`~kg.export.atomic.Output.write` swaps in the new files
-in one step. :data:`SIZE_WARNINGS` says when a file is big enough to warn about.
+in one step. A build's RDF goes to disk first, as sorted N-Triples
+(:class:`SortedNTriples`), and the other RDF files are made from that file
+(:class:`NTriplesFile`). :data:`SIZE_WARNINGS` says when a file is big enough
+to warn about.
 """
 
 from kg.export.atomic import Content, Later, Output, exchange_supported, output_dir, write_files
+from kg.export.ntriples import NTriplesFile, SortedNTriples
 from kg.export.rewrite import rewrite_views
 from kg.export.serialize import (
     RdfData,
@@ -20,6 +24,7 @@ from kg.export.serialize import (
     ntriples_text,
     turtle_bytes,
     turtle_text,
+    write_turtle,
 )
 from kg.export.sizes import SIZE_WARNINGS, size_warnings
 from kg.export.views import VIEW_FILES, heading, render_views
@@ -28,6 +33,9 @@ __all__ = [
     "RdfData",
     "turtle_text",
     "turtle_bytes",
+    "write_turtle",
+    "SortedNTriples",
+    "NTriplesFile",
     "ntriples_text",
     "ntriples_chunks",
     "jsonld_text",

@@ -14,8 +14,11 @@ JSON): ``tests/test_serialize.py`` checks that on generated hostile text.
 from __future__ import annotations
 
 import json
+import mmap
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import groupby
+from pathlib import Path
 from typing import Any
 
 import networkx as nx
@@ -23,7 +26,14 @@ import pyoxigraph as ox
 from rdflib import Graph
 
 from kg.errors import KGError
-from kg.terms import RDF_TYPE, XSD_STRING, bound_prefixes, oxigraph_triples, sort_triples
+from kg.export.ntriples import NTriplesFile
+from kg.terms import (
+    RDF_TYPE,
+    XSD_STRING,
+    bound_prefixes,
+    oxigraph_triples,
+    sort_triples,
+)
 from kg.text import printable
 
 __all__ = [
@@ -40,21 +50,89 @@ __all__ = [
 ]
 
 
-RdfData = Graph | Sequence[ox.Triple]
+#: Triples to write: an rdflib graph, pyoxigraph triples in kg's order, or a sorted N-Triples file.
+RdfData = Graph | Sequence[ox.Triple] | NTriplesFile
 #: Lines of text joined into one piece of a streamed file (about a megabyte).
 _CHUNK_LINES = 5000
 
 
-def _sorted(data: RdfData) -> Sequence[ox.Triple]:
+def _sorted(data: RdfData) -> Iterable[ox.Triple]:
     """pyoxigraph triples in kg's order (:func:`kg.terms.sort_triples`); ``data`` is an
-    rdflib graph, or triples in that order already (what a build makes)."""
-    return sort_triples(oxigraph_triples(data)) if isinstance(data, Graph) else data
+    rdflib graph, a sorted N-Triples file, or triples in that order already (what
+    :func:`kg.graph.rdf_triples` makes)."""
+    if isinstance(data, Graph):
+        return sort_triples(oxigraph_triples(data))
+    if isinstance(data, NTriplesFile):
+        return _kg_order(data)
+    return data
+
+
+def _kg_order(triples: Iterable[ox.Triple]) -> Iterator[ox.Triple]:
+    """The triples of a sorted N-Triples file in kg's order: each subject's types first.
+
+    Within a subject, the file's lines are sorted by predicate, then object
+    (an IRI's N-Triples form ends in ``>``, so no predicate's text is the
+    start of another's), which is kg's order once the types are moved to the
+    front; they keep their own order, which is by object.
+    """
+    types: list[ox.Triple] = []
+    rest: list[ox.Triple] = []
+    subject = None
+    for t in triples:
+        if t.subject != subject:
+            yield from types
+            yield from rest
+            types, rest, subject = [], [], t.subject
+        (types if t.predicate == _RDF_TYPE else rest).append(t)
+    yield from types
+    yield from rest
+
+
+_RDF_TYPE = ox.NamedNode(RDF_TYPE)
 
 
 def _prefixes(data: RdfData) -> list[tuple[str, str]]:
     if isinstance(data, Graph):
         return sorted((prefix, str(ns)) for prefix, ns in data.namespaces() if prefix)
     return list(bound_prefixes())
+
+
+def _used(data: RdfData) -> dict[str, str]:
+    """The prefixes whose namespace starts an IRI or a datatype of ``data``."""
+    prefixes = _prefixes(data)
+    if isinstance(data, NTriplesFile):
+        return _used_in_file(data, prefixes)
+    triples = list(oxigraph_triples(data)) if isinstance(data, Graph) else data
+    iris = {
+        t.value
+        for tr in triples
+        for t in (tr.subject, tr.predicate, tr.object)
+        if isinstance(t, ox.NamedNode)
+    }
+    iris |= {tr.object.datatype.value for tr in triples if isinstance(tr.object, ox.Literal)}
+    return {prefix: ns for prefix, ns in prefixes if any(iri.startswith(ns) for iri in iris)}
+
+
+def _used_in_file(data: NTriplesFile, prefixes: list[tuple[str, str]]) -> dict[str, str]:
+    """:func:`_used` of an N-Triples file, where an IRI is written ``<...>``: one pass of a
+    search for the namespaces not found yet, resumed where the last one was found (a
+    namespace inside a literal's text counts too: it only declares a prefix more)."""
+    left = {ns: prefix for prefix, ns in prefixes}
+    used: set[str] = set()
+    if data.path.stat().st_size == 0:
+        return {}
+    with open(data.path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+        at = 0
+        while left:
+            longest_first = sorted(left, key=lambda ns: (-len(ns), ns))
+            names = b"|".join(re.escape(ns.encode("utf-8")) for ns in longest_first)
+            search = re.compile(b"<(" + names + b")")
+            found = search.search(mm, at)
+            if found is None:
+                break
+            used.add(left.pop(found.group(1).decode("utf-8")))
+            at = found.start()  # a shorter namespace may start the same IRI
+    return {prefix: ns for prefix, ns in prefixes if prefix in used}
 
 
 def turtle_text(data: RdfData) -> str:
@@ -68,18 +146,14 @@ def turtle_text(data: RdfData) -> str:
 
 def turtle_bytes(data: RdfData) -> bytes:
     """:func:`turtle_text` as the UTF-8 bytes Oxigraph writes."""
-    triples = _sorted(data)
-    iris = {
-        t.value
-        for tr in triples
-        for t in (tr.subject, tr.predicate, tr.object)
-        if isinstance(t, ox.NamedNode)
-    }
-    iris |= {tr.object.datatype.value for tr in triples if isinstance(tr.object, ox.Literal)}
-    used = {prefix: ns for prefix, ns in _prefixes(data) if any(iri.startswith(ns) for iri in iris)}
-    out = ox.serialize(triples, format=ox.RdfFormat.TURTLE, prefixes=used)
+    out = ox.serialize(_sorted(data), format=ox.RdfFormat.TURTLE, prefixes=_used(data))
     assert out is not None  # no output stream given: the bytes are returned
     return out
+
+
+def write_turtle(data: RdfData, path: Path) -> None:
+    """:func:`turtle_bytes` written to ``path`` as Oxigraph makes it, never whole in memory."""
+    ox.serialize(_sorted(data), str(path), format=ox.RdfFormat.TURTLE, prefixes=_used(data))
 
 
 def ntriples_text(data: RdfData) -> str:
@@ -106,23 +180,14 @@ def ntriples_chunks(data: RdfData) -> Iterator[str]:
         yield "".join(piece)
 
 
-def _chunks(lines: list[str], sep: str = "") -> Iterator[str]:
-    """``sep.join(lines)`` in pieces; the lines are dropped as they are used."""
-    for start in range(0, len(lines), _CHUNK_LINES):
-        piece = lines[start : start + _CHUNK_LINES]
-        lines[start : start + _CHUNK_LINES] = [""] * len(piece)
-        yield (sep if start else "") + sep.join(piece)
-
-
 class _Compactor:
-    """IRIs as ``prefix:local`` names by the graph's prefixes, remembering which were used."""
+    """IRIs as ``prefix:local`` names by the graph's prefixes."""
 
     def __init__(self, prefixes: Iterable[tuple[str, str]]) -> None:
         self.prefixes = sorted(
             ((prefix, ns) for prefix, ns in prefixes if ns[-1:] in "/#"),
             key=lambda pair: (-len(pair[1]), pair[0]),
         )
-        self.used: dict[str, str] = {}
         self.done: dict[str, str] = {}
 
     def __call__(self, iri: str) -> str:
@@ -132,7 +197,6 @@ class _Compactor:
             for prefix, ns in self.prefixes:
                 local = iri[len(ns) :]
                 if iri.startswith(ns) and local and not local.startswith("//"):
-                    self.used[prefix] = ns
                     found = self.done[iri] = f"{prefix}:{local}"
                     break
         return found
@@ -153,10 +217,12 @@ def jsonld_chunks(data: RdfData) -> Iterator[str]:
     follows the store's and so changes between runs; here subjects,
     properties and values are sorted, and each node object is one line. Every
     value is an array of value objects, so the document reads back to exactly
-    the same triples.
+    the same triples. The context holds the prefixes the data uses
+    (:func:`turtle_text`'s), so it is written first and the node objects as
+    they are made.
     """
-    triples = _sorted(data)
-    compact = _Compactor(_prefixes(data))
+    used = _used(data)
+    compact = _Compactor(used.items())
 
     def ref(node: Any) -> str:
         return f"_:{node.value}" if isinstance(node, ox.BlankNode) else compact(node.value)
@@ -171,24 +237,29 @@ def jsonld_chunks(data: RdfData) -> Iterator[str]:
             return value
         return {"@id": ref(node)}
 
+    context = {prefix: ns for prefix, ns in sorted(compact.prefixes)}
+    yield f'{{\n"@context": {json.dumps(context, ensure_ascii=False, indent=1)},\n"@graph": [\n'
     rdf_type = RDF_TYPE
-    lines = []
+    piece: list[str] = []
     node_object: dict[str, Any] = {}
-    for tr in triples:  # sorted by subject, then predicate and object
+    first = True
+    for tr in _sorted(data):  # sorted by subject, then predicate and object
         subject = ref(tr.subject)
         if node_object.get("@id") != subject:
             if node_object:
-                lines.append(json.dumps(node_object, ensure_ascii=False))
+                piece.append(json.dumps(node_object, ensure_ascii=False))
             node_object = {"@id": subject}
+            if len(piece) >= _CHUNK_LINES:
+                yield ("" if first else ",\n") + ",\n".join(piece)
+                piece, first = [], False
         if tr.predicate.value == rdf_type and isinstance(tr.object, ox.NamedNode):
             node_object.setdefault("@type", []).append(compact(tr.object.value))
         else:
             node_object.setdefault(compact(tr.predicate.value), []).append(term(tr.object))
     if node_object:
-        lines.append(json.dumps(node_object, ensure_ascii=False))
-    context = json.dumps(dict(sorted(compact.used.items())), ensure_ascii=False, indent=1)
-    yield f'{{\n"@context": {context},\n"@graph": [\n'
-    yield from _chunks(lines, ",\n")
+        piece.append(json.dumps(node_object, ensure_ascii=False))
+    if piece:
+        yield ("" if first else ",\n") + ",\n".join(piece)
     yield "\n]\n}\n"
 
 

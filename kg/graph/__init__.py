@@ -14,7 +14,16 @@ from kg.graph.edges import EdgeRule, shared_concept_edges
 from kg.graph.labels import paper_labels
 from kg.graph.networks import concept_graph, concept_node, paper_node, shares_graph, to_networkx
 from kg.graph.provenance import Provenance, make_provenance
-from kg.graph.rdf import ROLE_PROPERTY, concept_iri, overlap_iri, paper_iri, rdf_triples, to_rdf
+from kg.graph.rdf import (
+    ROLE_PROPERTY,
+    Sink,
+    concept_iri,
+    emit,
+    overlap_iri,
+    paper_iri,
+    rdf_triples,
+    to_rdf,
+)
 from kg.graph.shapes import (
     FULL_LIMIT,
     SHAPES,
@@ -35,6 +44,8 @@ __all__ = [
     "EdgeRule",
     "to_rdf",
     "rdf_triples",
+    "emit",
+    "Sink",
     "Provenance",
     "make_provenance",
     "ROLE_PROPERTY",

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import UTC
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import quote
 
 import pyoxigraph as ox
@@ -43,6 +43,8 @@ from kg.vocab import DATA, KG, SCHEMA
 
 __all__ = [
     "rdf_triples",
+    "emit",
+    "Sink",
     "to_rdf",
     "paper_iri",
     "concept_iri",
@@ -83,10 +85,16 @@ def overlap_iri(a: str, b: str) -> URIRef:
     return DATA[f"overlap/{a}/{b}"]
 
 
+class Sink(Protocol):
+    """Where :func:`emit` puts triples: a list being made, or a writer that spills them."""
+
+    def add(self, triple: tuple[ox.NamedNode, ox.NamedNode, Any], /) -> None: ...
+
+
 class _Triples(list[ox.Triple]):
     """The triples of a graph being made, added as rdflib's ``Graph.add`` takes them."""
 
-    def add(self, triple: tuple[ox.NamedNode, ox.NamedNode, Any]) -> None:
+    def add(self, triple: tuple[ox.NamedNode, ox.NamedNode, Any], /) -> None:
         self.append(ox.Triple(*triple))
 
 
@@ -117,6 +125,16 @@ def rdf_triples(kg: KnowledgeGraph, provenance: Provenance | None = None) -> lis
     as ``kg:sharesConceptWith`` and as a ``kg:ConceptOverlap`` node.
     """
     g = _Triples()
+    emit(kg, provenance, g)
+    return sort_triples(g)
+
+
+def emit(kg: KnowledgeGraph, provenance: Provenance | None, g: Sink) -> None:
+    """Add every triple of :func:`rdf_triples` to ``g``, unsorted, some of them twice.
+
+    A large build streams them into :class:`kg.export.SortedNTriples`, which
+    sorts them on disk, instead of holding millions of triples in memory.
+    """
     field_iris = kg.field_iris
     concepts = {c.key: c for c in kg.concepts}
     iri = {c.key: _node(concept_iri(c, field_iris)) for c in kg.concepts}
@@ -133,10 +151,9 @@ def rdf_triples(kg: KnowledgeGraph, provenance: Provenance | None = None) -> lis
         _add_overlap(g, edge, label, iri)
     if provenance is not None:
         _add_provenance(g, provenance)
-    return sort_triples(g)
 
 
-def _add_scheme(g: _Triples, kg: KnowledgeGraph) -> None:
+def _add_scheme(g: Sink, kg: KnowledgeGraph) -> None:
     g.add((_KG.concepts, _RDF.type, _SKOS.ConceptScheme))
     g.add((_KG.concepts, _SKOS.prefLabel, _en("Concepts extracted by kg")))
 
@@ -145,7 +162,7 @@ def _field_scheme(taxonomy: Taxonomy) -> ox.NamedNode:
     return ox.NamedNode(taxonomy.scheme) if taxonomy.scheme else _FIELDS_FALLBACK
 
 
-def _add_taxonomy(g: _Triples, taxonomy: Taxonomy) -> None:
+def _add_taxonomy(g: Sink, taxonomy: Taxonomy) -> None:
     """The whole field taxonomy as SKOS, with the labels of the concepts it maps to."""
     scheme = _field_scheme(taxonomy)
     g.add((scheme, _RDF.type, _SKOS.ConceptScheme))
@@ -174,7 +191,7 @@ def _add_taxonomy(g: _Triples, taxonomy: Taxonomy) -> None:
         g.add((ox.NamedNode(target), _SKOS.prefLabel, _en(label)))
 
 
-def _add_paper(g: _Triples, p: Paper, label: str) -> None:
+def _add_paper(g: Sink, p: Paper, label: str) -> None:
     node = _node(paper_iri(p.id))
     g.add((node, _RDF.type, _KG.Paper))
     g.add((node, _RDF.type, _SCHEMA.ScholarlyArticle))
@@ -201,7 +218,7 @@ def _add_paper(g: _Triples, p: Paper, label: str) -> None:
 
 
 def _add_concept(
-    g: _Triples, c: Concept, concepts: Mapping[str, Concept], iri: Mapping[str, ox.NamedNode]
+    g: Sink, c: Concept, concepts: Mapping[str, Concept], iri: Mapping[str, ox.NamedNode]
 ) -> None:
     """A method or problem as a SKOS concept of ``kg:concepts`` with its broader concepts.
 
@@ -233,7 +250,7 @@ def _add_concept(
         g.add((_KG.concepts, _SKOS.hasTopConcept, node))
 
 
-def _add_link(g: _Triples, link: Link, target: ox.NamedNode) -> None:
+def _add_link(g: Sink, link: Link, target: ox.NamedNode) -> None:
     paper = _node(paper_iri(link.paper_id))
     prop = _ROLE[link.role]
     g.add((paper, prop, target))
@@ -248,7 +265,7 @@ def _add_link(g: _Triples, link: Link, target: ox.NamedNode) -> None:
 
 
 def _add_overlap(
-    g: _Triples, edge: Edge, label: Mapping[str, str], iri: Mapping[str, ox.NamedNode]
+    g: Sink, edge: Edge, label: Mapping[str, str], iri: Mapping[str, ox.NamedNode]
 ) -> None:
     from kg.graph.networks import explain  # the NetworkX edge's explanation, word for word
 
@@ -273,7 +290,7 @@ def _add_overlap(
         g.add((shared, _KG.viaSecond, iri[second or s.concept_key]))
 
 
-def _add_provenance(g: _Triples, prov: Provenance) -> None:
+def _add_provenance(g: Sink, prov: Provenance) -> None:
     """The build as a ``prov:Activity`` that used its inputs and generated the graph."""
     build_id = prov.build_id
     build, graph = _data(f"build/{build_id}"), _data(f"graph/{build_id}")

@@ -23,10 +23,10 @@ focus node, the path and what was expected.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence, Set
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import pyoxigraph as ox
 from rdflib import RDF, BNode, Graph, URIRef
@@ -74,14 +74,33 @@ class TripleSource(Protocol):
     def __len__(self) -> int: ...
 
 
+class Passes(Protocol):
+    """pyoxigraph triples that can be read again and counted: a list, or a file read anew."""
+
+    def __iter__(self) -> Iterator[ox.Triple]: ...
+
+    def __len__(self) -> int: ...
+
+
+@runtime_checkable
+class Selecting(Passes, Protocol):
+    """Passes that can skip what cannot match: a file tests each line's text before parsing it."""
+
+    def select(self, subjects: Set[str], predicates: Set[str]) -> Iterator[ox.Triple]:
+        """At least the triples whose subject or predicate, as N-Triples, is among those given."""
+        ...
+
+
 class TripleList:
     """A build's pyoxigraph triples as a :class:`TripleSource`, read in whole passes.
 
     :func:`validate` takes a sample's neighbourhoods from it at once
     (:meth:`neighbourhoods`); ``full`` and ``batch`` make an rdflib graph of it.
+    The triples may be a list or a file read again on each pass
+    (:class:`kg.export.NTriplesFile`).
     """
 
-    def __init__(self, triples: Sequence[ox.Triple]) -> None:
+    def __init__(self, triples: Passes) -> None:
         self.items = triples
         self._types: dict[Any, list[ox.Triple]] | None = None
 
@@ -99,10 +118,16 @@ class TripleList:
             if o is None or t.object == o:
                 yield to_rdflib(t.subject), to_rdflib(t.predicate), to_rdflib(t.object)
 
+    def _among(self, subjects: Iterable[Any], predicates: Iterable[Any]) -> Iterable[ox.Triple]:
+        """The triples to test for a pass: all, or what a :class:`Selecting` source keeps."""
+        if not isinstance(self.items, Selecting):
+            return self.items
+        return self.items.select({str(s) for s in subjects}, {str(p) for p in predicates})
+
     def _typed(self) -> dict[Any, list[ox.Triple]]:
         if self._types is None:
             self._types = {}
-            for t in self.items:
+            for t in self._among((), (_RDF_TYPE,)):
                 if t.predicate == _RDF_TYPE:
                     self._types.setdefault(t.object, []).append(t)
         return self._types
@@ -114,7 +139,7 @@ class TripleList:
         picked: list[ox.Triple] = []
         onward: set[Any] = set()
         inward: set[Any] = set()
-        for t in self.items:
+        for t in self._among(seen, backward):
             s, o = t.subject, t.object
             if s in seen:
                 picked.append(t)
@@ -123,7 +148,7 @@ class TripleList:
             elif o in seen and t.predicate in backward:
                 picked.append(t)
                 inward.add(s)
-        for t in self.items:
+        for t in self._among(onward | inward, ()):
             s = t.subject
             if s in onward or (s in inward and t.predicate == _RDF_TYPE):
                 picked.append(t)

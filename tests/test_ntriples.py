@@ -1,0 +1,95 @@
+"""kg.export.ntriples: a build's RDF sorted on disk, and read back as often as asked."""
+
+from __future__ import annotations
+
+import random
+
+import pyoxigraph as ox
+
+from kg.export import NTriplesFile, SortedNTriples, ntriples_text
+from kg.graph import emit
+from kg.terms import sort_triples
+
+
+def _added(sink, triples):
+    for t in triples:
+        sink.add((t.subject, t.predicate, t.object))
+
+
+def test_runs_merge_into_the_sorted_distinct_lines(fake_build, tmp_path):
+    triples = list(fake_build.triples)
+    shuffled = triples + triples[::7]  # each of these twice
+    random.Random(3).shuffle(shuffled)
+    sink = SortedNTriples(tmp_path, run_lines=50)
+    _added(sink, shuffled)
+    assert len(list(tmp_path.glob(".run-*"))) == len(shuffled) // 50  # spilled as it went
+    count = sink.write(tmp_path / "kg.nt")
+    text = (tmp_path / "kg.nt").read_bytes().decode("utf-8")
+    assert text == ntriples_text(triples) == "".join(sorted({f"{t} .\n" for t in triples}))
+    assert count == len(triples)
+    assert [p.name for p in tmp_path.iterdir()] == ["kg.nt"]  # the runs are gone
+
+
+def test_a_build_emitted_in_runs_is_its_triples_in_order(fake_build, tmp_path):
+    sink = SortedNTriples(tmp_path, run_lines=1000)
+    emit(fake_build.kg, fake_build.built.provenance, sink)
+    rdf = NTriplesFile(tmp_path / "kg.nt", sink.write(tmp_path / "kg.nt"))
+    again = NTriplesFile(tmp_path / "kg.nt")  # counted from the file
+    assert len(rdf) == len(again) == len(fake_build.triples)
+    assert sort_triples(rdf) == fake_build.triples
+    assert list(rdf) == list(again)  # read anew on every pass
+
+
+def test_an_empty_graph_is_an_empty_file(tmp_path):
+    sink = SortedNTriples(tmp_path)
+    assert sink.write(tmp_path / "kg.nt") == 0
+    assert (tmp_path / "kg.nt").read_bytes() == b""
+    assert list(NTriplesFile(tmp_path / "kg.nt")) == []
+
+
+def test_hostile_literals_survive_the_round_trip(tmp_path):
+    s, p = ox.NamedNode("https://example.org/s"), ox.NamedNode("https://example.org/p")
+    texts = ["a\nb", 'quote " and \\ backslash', "\u2028 line sep", "tab\there", "\x00", "é"]
+    triples = [ox.Triple(s, p, ox.Literal(t)) for t in texts]
+    sink = SortedNTriples(tmp_path, run_lines=2)
+    _added(sink, triples)
+    rdf = NTriplesFile(tmp_path / "kg.nt", sink.write(tmp_path / "kg.nt"))
+    assert sorted(t.object.value for t in rdf) == sorted(texts)
+    assert len(NTriplesFile(tmp_path / "kg.nt")) == len(texts)  # one line each
+
+
+def test_select_finds_every_line_of_the_subjects_and_predicates_asked_for(fake_build, tmp_path):
+    """Binary search by subject and a byte search by predicate miss nothing, and of the
+    subjects asked for bring nothing else."""
+    sink = SortedNTriples(tmp_path)
+    emit(fake_build.kg, fake_build.built.provenance, sink)
+    rdf = NTriplesFile(tmp_path / "kg.nt", sink.write(tmp_path / "kg.nt"))
+    triples = list(rdf)
+    subjects = sorted({str(t.subject) for t in triples})
+    predicates = sorted({str(t.predicate) for t in triples})
+    rnd = random.Random(11)
+    for _ in range(40):
+        wanted = set(rnd.sample(subjects, rnd.randint(0, 12))) | {"<https://example.org/none>"}
+        by = set(rnd.sample(predicates, rnd.randint(0, 2)))
+        got = list(rdf.select(wanted, by))
+        expected = [t for t in triples if str(t.subject) in wanted or str(t.predicate) in by]
+        assert set(expected) <= set(got)
+        assert got == sorted(got, key=lambda t: f"{t} .\n")  # in the file's order
+        extra = [t for t in got if t not in expected]
+        assert all(str(t.subject) not in wanted for t in extra)
+        assert all(any(p in str(t.object) for p in by) for t in extra)  # the IRI as object
+        if not by:
+            assert got == expected
+    first, last = subjects[0], subjects[-1]  # the ends of the file
+    assert [str(t.subject) for t in rdf.select({first, last}, set())] == sorted(
+        [str(t.subject) for t in triples if str(t.subject) in (first, last)]
+    )
+
+
+def test_the_file_is_read_in_kg_order_types_first(fake_build, tmp_path):
+    from kg.export.serialize import _kg_order
+
+    sink = SortedNTriples(tmp_path)
+    emit(fake_build.kg, fake_build.built.provenance, sink)
+    rdf = NTriplesFile(tmp_path / "kg.nt", sink.write(tmp_path / "kg.nt"))
+    assert list(_kg_order(rdf)) == fake_build.triples
