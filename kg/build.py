@@ -389,6 +389,7 @@ def _write(
         "kg.ttl": lambda path: export.write_turtle(rdf(), path),
         "kg.jsonld": export.Later(lambda: export.jsonld_chunks(rdf())),
         query.STORE_NAME: lambda path: query.write_store(path, path.parent / "kg.ttl", rdf().path),
+        "graph.graphml": lambda path: export.write_graphml(built.graph, path),
     }
     files.update((name, export.Later(make)) for name, make in makers.items() if name not in files)
     committed = (lambda: progress("written", 1, 1)) if progress else None

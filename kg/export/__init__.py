@@ -24,6 +24,7 @@ from kg.export.serialize import (
     ntriples_text,
     turtle_bytes,
     turtle_text,
+    write_graphml,
     write_turtle,
 )
 from kg.export.sizes import SIZE_WARNINGS, size_warnings
@@ -41,6 +42,7 @@ __all__ = [
     "jsonld_text",
     "jsonld_chunks",
     "graphml_text",
+    "write_graphml",
     "json_text",
     "graph_from_json",
     "render_views",
