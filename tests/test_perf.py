@@ -75,8 +75,32 @@ def test_a_small_benchmark_runs_every_build(tmp_path):
     assert [runs[r]["papers"] for r in runs] == [3, 3, 3, 3, 5]
     assert [runs[r].get("reused") for r in runs] == [None, 0, 3, 3, 3]
     stages = set(runs["kg cold"]["seconds"])
-    assert {"ingest", "model", "extract", "concepts", "graph", "export"} <= stages
+    assert {
+        "ingest",
+        "model",
+        "extract",
+        "concepts",
+        "graph",
+        "rdf",
+        "validate",
+        "export",
+    } <= stages
     assert all(r["peak_mb"] > 50 and r["wall"] > 0 for r in runs.values())
     assert report["kg/naive"] == pytest.approx(
         runs["naive"]["wall"] / runs["kg cold"]["wall"], 0.01
     )
+
+
+@pytest.mark.model
+def test_a_benchmark_runs_only_the_builds_asked_for():
+    command = [sys.executable, str(PERF), str(SEEDS), "--limit", "2", "--added", "1", "--json"]
+    run = subprocess.run(
+        [*command, "--runs", "cold,added"], capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert list(report["runs"]) == ["kg cold", "kg +1"]
+    assert report["runs"]["kg +1"]["reused"] == 2  # the cold run's cache
+    assert "kg/naive" not in report  # no naive run to compare with
+    wrong = subprocess.run([*command, "--runs", "cold,hot"], capture_output=True, text=True)
+    assert wrong.returncode == 2 and "--runs: choose among" in wrong.stderr

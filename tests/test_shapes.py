@@ -137,7 +137,7 @@ def test_a_builds_triples_give_the_answer_of_its_rdflib_graph(fake_build):
 def test_a_sample_of_a_builds_triples_reads_whole_neighbourhoods(fake_build):
     triples = TripleList(fake_build.triples)
     papers = _papers(fake_build.rdf)[:3]
-    together = triples.neighbourhoods(papers)
+    together = neighbourhood(triples.neighbourhoods(papers), papers)  # as validate reads them
     one_by_one = Graph()
     for paper in papers:
         one_by_one += neighbourhood(fake_build.rdf, [paper])
@@ -272,3 +272,25 @@ def test_the_store_holds_exactly_what_the_files_say(fake_embedder, tmp_path):
     assert any(t.predicate.value.endswith("#authorPosition") for t in written)
     report = validate(StoreTriples(store), "batch")
     assert report.conforms, [str(v) for v in report.violations]
+
+
+def test_a_build_s_triples_and_its_rdflib_graph_give_the_same_sample(fake_build):
+    """The same focus nodes are picked from pyoxigraph terms as from rdflib nodes."""
+    from kg.graph.shapes import _focus_nodes, shapes_graph
+
+    shapes = shapes_graph()
+    as_terms = _focus_nodes(TripleList(fake_build.triples), shapes)
+    as_nodes = _focus_nodes(fake_build.rdf, shapes)
+    assert {c: [str(n.value) for n in nodes] for c, nodes in as_terms.items()} == {
+        c: [str(n) for n in nodes] for c, nodes in as_nodes.items()
+    }
+    broken = Graph()
+    broken += fake_build.rdf
+    for paper in _papers(broken):
+        broken.remove((paper, DCTERMS.title, None))  # every paper, so a sample finds them
+    from_list = validate(
+        TripleList(sort_triples(oxigraph_triples(broken))), "sample", sample_size=7
+    )
+    from_graph = validate(broken, "sample", sample_size=7)
+    assert (from_list.checked, from_list.total) == (from_graph.checked, from_graph.total)
+    assert from_list.violations == from_graph.violations and len(from_graph.violations) == 7

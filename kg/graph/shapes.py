@@ -132,7 +132,15 @@ class TripleList:
                     self._types.setdefault(t.object, []).append(t)
         return self._types
 
-    def neighbourhoods(self, nodes: Iterable[Node]) -> Graph:
+    def instances(self, classes: Iterable[Node]) -> dict[str, list[Any]]:
+        """Target class -> its instances, as pyoxigraph terms (:func:`_focus_nodes`)."""
+        typed = self._typed()
+        out: dict[str, list[Any]] = {}
+        for cls in classes:
+            out[str(cls)] = sorted({t.subject for t in typed.get(to_oxigraph(cls), [])}, key=_text)
+        return out
+
+    def neighbourhoods(self, nodes: Iterable[Node]) -> _Picked:
         """:func:`neighbourhood` of all ``nodes`` together, in two passes over the triples."""
         seen = {to_oxigraph(n) for n in nodes}
         backward = {to_oxigraph(p) for p in read_backwards()}
@@ -152,7 +160,53 @@ class TripleList:
             s = t.subject
             if s in onward or (s in inward and t.predicate == _RDF_TYPE):
                 picked.append(t)
-        return rdflib_graph(picked)
+        return _Picked(picked)
+
+
+class _Picked:
+    """The triples of a sample's neighbourhoods, indexed by subject and by object: the
+    :class:`TripleSource` that :func:`neighbourhood` reads each batch from.
+
+    Each term is made an rdflib node once, and a batch's neighbourhood is made of
+    those same nodes (an rdflib graph of all the picked triples took longer to make
+    than every batch's lookups in it).
+    """
+
+    def __init__(self, triples: Iterable[ox.Triple]) -> None:
+        made: dict[Any, Node] = {}
+
+        def node(term: Any) -> Node:
+            found = made.get(term)
+            if found is None:
+                found = made[term] = to_rdflib(term)
+            return found
+
+        self.by_subject: dict[Node, list[Triple]] = {}
+        self.by_object: dict[Node, list[Triple]] = {}
+        for t in dict.fromkeys(triples):
+            triple = (node(t.subject), node(t.predicate), node(t.object))
+            self.by_subject.setdefault(triple[0], []).append(triple)
+            self.by_object.setdefault(triple[2], []).append(triple)
+
+    def __len__(self) -> int:
+        return sum(len(found) for found in self.by_subject.values())
+
+    def triples(self, pattern: tuple[Any, Any, Any]) -> Iterator[Triple]:
+        s, p, o = pattern
+        if s is not None:
+            found = self.by_subject.get(s, [])
+        elif o is not None:
+            found = self.by_object.get(o, [])
+        else:
+            raise ValueError("a neighbourhood is read by subject or by object")
+        for triple in found:  # each has the subject or object asked for
+            if (p is None or triple[1] == p) and (o is None or triple[2] == o):
+                yield triple
+
+
+def _text(node: Any) -> str:
+    """A node's IRI or blank node label, as rdflib's ``str`` gives it."""
+    return str(node.value)
 
 
 _RDF_TYPE = ox.NamedNode(RDF_TYPE)
@@ -279,6 +333,7 @@ def validate(
     else:
         raise ValueError(f"unknown validation mode {mode!r}")
     nodes = list(dict.fromkeys(n for c in sorted(chosen) for n in chosen[c]))
+    nodes = [n if isinstance(n, Node) else to_rdflib(n) for n in nodes]
     source = data.neighbourhoods(nodes) if isinstance(data, TripleList) else data
     found: set[Violation] = set()
     for start in range(0, len(nodes), batch_size):
@@ -322,16 +377,23 @@ def neighbourhood(data: TripleSource, nodes: Sequence[Node]) -> Graph:
     return sub
 
 
-def _focus_nodes(data: TripleSource, shapes: Graph) -> dict[str, list[Node]]:
-    """Target class -> its instances in ``data`` (kg's shapes use sh:targetClass only)."""
+def _focus_nodes(data: TripleSource, shapes: Graph) -> dict[str, list[Any]]:
+    """Target class -> its instances in ``data`` (kg's shapes use sh:targetClass only):
+    rdflib nodes, or pyoxigraph terms for a :class:`TripleList` (hundreds of thousands of
+    them, of which a sample converts only those it picks)."""
+    classes = sorted(set(shapes.objects(None, SH.targetClass)), key=str)
+    if isinstance(data, TripleList):
+        return data.instances(classes)
     out: dict[str, list[Node]] = {}
-    for cls in sorted(set(shapes.objects(None, SH.targetClass)), key=str):
+    for cls in classes:
         out[str(cls)] = sorted({s for s, _, _ in data.triples((None, RDF.type, cls))}, key=str)
     return out
 
 
-def _spread(node: Node) -> str:
-    return hashlib.sha1(str(node).encode()).hexdigest()
+def _spread(node: Any) -> str:
+    """A node's place in a sample: the hash of its IRI (rdflib node or pyoxigraph term)."""
+    text = str(node) if isinstance(node, Node) else _text(node)
+    return hashlib.sha1(text.encode()).hexdigest()
 
 
 def _run(data: Graph, shapes: Graph, focus: Sequence[Node] | None) -> Iterator[Violation]:
