@@ -388,7 +388,10 @@ def _write(
         "kg.nt": rdf_then_check,
         "kg.ttl": lambda path: export.write_turtle(rdf(), path),
         "kg.jsonld": export.Later(lambda: export.jsonld_chunks(rdf())),
-        query.STORE_NAME: lambda path: query.write_store(path, path.parent / "kg.ttl", rdf().path),
+        # From the Turtle in one load. Loading kg.nt in pieces bounds the loader's memory, but
+        # the next kg build of an unchanged 3,676-paper output made that way rebuilt it
+        # instead of keeping it (not yet understood; bench/README.md, 2026-12-02).
+        query.STORE_NAME: lambda path: query.write_store(path, path.parent / "kg.ttl"),
         "graph.graphml": lambda path: export.write_graphml(built.graph, path),
     }
     files.update((name, export.Later(make)) for name, make in makers.items() if name not in files)
