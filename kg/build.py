@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import networkx as nx
 import pyoxigraph as ox
@@ -366,7 +366,7 @@ def _write(
     clock = _Clock()
     say = progress or (lambda stage, done, total: None)
     say("writing", 0, 1)
-    checked: list[tuple[export.NTriplesFile, ValidationReport]] = []
+    checked: list[_Checked] = []  # kg.nt once written and checked
 
     def rdf_then_check(path: Path) -> None:
         """kg.nt first, sorted on disk; then the graph is checked, before any other file."""
@@ -375,22 +375,21 @@ def _write(
         data = export.NTriplesFile(path, sink.write(path))
         clock.lap("rdf")
         say("validating", 0, 1)
-        checked.append((data, check(data, validation)))
-        _give_back_memory()  # the sample's neighbourhoods, before the store's loader needs it
+        report = check(data, validation)
+        _give_back_memory()  # the sample's neighbourhoods
         clock.lap("validate")
         say("writing", 0, 1)
-
-    def rdf() -> export.NTriplesFile:
-        return checked[0][0]
+        checked.append(_Checked(data, report, export.used_prefixes(data)))
 
     makers = _makers(built)  # each file made when written, so one at a time is in memory
     files: dict[str, export.Content] = {
         "kg.nt": rdf_then_check,
-        "kg.ttl": lambda path: export.write_turtle(rdf(), path),
-        "kg.jsonld": export.Later(lambda: export.jsonld_chunks(rdf())),
-        # From the Turtle in one load. Loading kg.nt in pieces bounds the loader's memory, but
-        # the next kg build of an unchanged 3,676-paper output made that way rebuilt it
-        # instead of keeping it (not yet understood; bench/README.md, 2026-12-02).
+        "kg.ttl": lambda path: export.write_turtle(checked[0].rdf, path, checked[0].prefixes),
+        "kg.jsonld": export.Later(
+            lambda: export.jsonld_chunks(checked[0].rdf, checked[0].prefixes)
+        ),
+        # From the Turtle in one load (loaded from kg.nt in pieces, an unchanged 3,676-paper
+        # output was rebuilt by the next kg build: bench/README.md, 2026-12-02).
         query.STORE_NAME: lambda path: query.write_store(path, path.parent / "kg.ttl"),
         "graph.graphml": lambda path: export.write_graphml(built.graph, path),
     }
@@ -398,7 +397,7 @@ def _write(
     committed = (lambda: progress("written", 1, 1)) if progress else None
     written = sorted(target.write(files, on_commit=committed), key=_in_output_order)
     clock.lap("export")
-    report = checked[0][1]
+    report = checked[0].report
     warnings = export.size_warnings({n: (target.real / n).stat().st_size for n in makers})
     concepts = built.kg.concepts
     kinds = {k.value: sum(1 for c in concepts if c.kind is k) for k in Kind}
@@ -416,6 +415,14 @@ def _write(
         reused=built.cache.reused,
         seconds={**built.seconds, **clock.seconds},
     )
+
+
+class _Checked(NamedTuple):
+    """kg.nt as a build wrote it: its SHACL report, and the prefixes kg.ttl and kg.jsonld use."""
+
+    rdf: export.NTriplesFile
+    report: ValidationReport
+    prefixes: dict[str, str]
 
 
 def _in_output_order(path: Path) -> int:

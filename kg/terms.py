@@ -140,15 +140,11 @@ def sort_triples(triples: Iterable[ox.Triple]) -> list[ox.Triple]:
         by_subject.setdefault(t.subject, []).append(t)
     out: list[ox.Triple] = []
     for subject in sorted(by_subject, key=str):
-        out.extend(sort_subject(by_subject[subject]))
+        group = by_subject[subject]
+        if len(group) > 1:
+            group.sort(key=_in_subject)
+        out.extend(group)
     return out
-
-
-def sort_subject(group: list[ox.Triple]) -> list[ox.Triple]:
-    """One subject's triples in kg's order (:func:`sort_triples`), sorted in place."""
-    if len(group) > 1:
-        group.sort(key=_in_subject)
-    return group
 
 
 def _in_subject(t: ox.Triple) -> tuple[bool, str, str]:

@@ -24,6 +24,7 @@ from kg.export.serialize import (
     ntriples_text,
     turtle_bytes,
     turtle_text,
+    used_prefixes,
     write_graphml,
     write_turtle,
 )
@@ -35,6 +36,7 @@ __all__ = [
     "turtle_text",
     "turtle_bytes",
     "write_turtle",
+    "used_prefixes",
     "SortedNTriples",
     "NTriplesFile",
     "ntriples_text",

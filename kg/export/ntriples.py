@@ -9,8 +9,8 @@ they never exist together:
   spills it to a file, then merges the runs into one file of sorted, distinct
   lines (an external merge sort, :func:`heapq.merge`);
 - :class:`NTriplesFile` reads such a file back as pyoxigraph triples, as often
-  as asked, so the Turtle, the JSON-LD, the SHACL check and the store are each
-  made from one pass over it.
+  as asked: the Turtle and the JSON-LD are each made from a pass over it, the
+  SHACL check from the lines :meth:`NTriplesFile.select` picks.
 
 Sorting the lines sorts the triples by subject: every line of a subject
 starts with the subject's N-Triples form and a space, so no other subject's

@@ -42,6 +42,8 @@ __all__ = [
     "RdfData",
     "turtle_text",
     "turtle_bytes",
+    "write_turtle",
+    "used_prefixes",
     "ntriples_text",
     "ntriples_chunks",
     "jsonld_text",
@@ -100,8 +102,9 @@ def _prefixes(data: RdfData) -> list[tuple[str, str]]:
     return list(bound_prefixes())
 
 
-def _used(data: RdfData) -> dict[str, str]:
-    """The prefixes whose namespace starts an IRI or a datatype of ``data``."""
+def used_prefixes(data: RdfData) -> dict[str, str]:
+    """The prefixes whose namespace starts an IRI or a datatype of ``data``: what the Turtle
+    declares and the JSON-LD's context holds (a build finds them once for both)."""
     prefixes = _prefixes(data)
     if isinstance(data, NTriplesFile):
         return _used_in_file(data, prefixes)
@@ -117,7 +120,7 @@ def _used(data: RdfData) -> dict[str, str]:
 
 
 def _used_in_file(data: NTriplesFile, prefixes: list[tuple[str, str]]) -> dict[str, str]:
-    """:func:`_used` of an N-Triples file, where an IRI is written ``<...>``: one pass of a
+    """:func:`used_prefixes` of an N-Triples file, where an IRI is written ``<...>``: one pass of a
     search for the namespaces not found yet, resumed where the last one was found (a
     namespace inside a literal's text counts too: it only declares a prefix more)."""
     left = {ns: prefix for prefix, ns in prefixes}
@@ -149,14 +152,15 @@ def turtle_text(data: RdfData) -> str:
 
 def turtle_bytes(data: RdfData) -> bytes:
     """:func:`turtle_text` as the UTF-8 bytes Oxigraph writes."""
-    out = ox.serialize(_sorted(data), format=ox.RdfFormat.TURTLE, prefixes=_used(data))
+    out = ox.serialize(_sorted(data), format=ox.RdfFormat.TURTLE, prefixes=used_prefixes(data))
     assert out is not None  # no output stream given: the bytes are returned
     return out
 
 
-def write_turtle(data: RdfData, path: Path) -> None:
+def write_turtle(data: RdfData, path: Path, prefixes: Mapping[str, str] | None = None) -> None:
     """:func:`turtle_bytes` written to ``path`` as Oxigraph makes it, never whole in memory."""
-    ox.serialize(_sorted(data), str(path), format=ox.RdfFormat.TURTLE, prefixes=_used(data))
+    used = dict(prefixes) if prefixes is not None else used_prefixes(data)
+    ox.serialize(_sorted(data), str(path), format=ox.RdfFormat.TURTLE, prefixes=used)
 
 
 def ntriples_text(data: RdfData) -> str:
@@ -213,7 +217,7 @@ def jsonld_text(data: RdfData) -> str:
     return "".join(jsonld_chunks(data))
 
 
-def jsonld_chunks(data: RdfData) -> Iterator[str]:
+def jsonld_chunks(data: RdfData, prefixes: Mapping[str, str] | None = None) -> Iterator[str]:
     """JSON-LD (:func:`jsonld_text`) in pieces: the context, then a few thousand node objects each.
 
     Written by kg rather than by rdflib's JSON-LD serializer, whose order
@@ -224,7 +228,7 @@ def jsonld_chunks(data: RdfData) -> Iterator[str]:
     (:func:`turtle_text`'s), so it is written first and the node objects as
     they are made.
     """
-    used = _used(data)
+    used = prefixes if prefixes is not None else used_prefixes(data)
     compact = _Compactor(used.items())
 
     def ref(node: Any) -> str:

@@ -84,7 +84,8 @@ class Passes(Protocol):
 
 @runtime_checkable
 class Selecting(Passes, Protocol):
-    """Passes that can skip what cannot match: a file tests each line's text before parsing it."""
+    """Passes that can skip what cannot match: a sorted file finds the lines asked for first
+    and parses only those."""
 
     def select(self, subjects: Set[str], predicates: Set[str]) -> Iterator[ox.Triple]:
         """At least the triples whose subject or predicate, as N-Triples, is among those given."""
