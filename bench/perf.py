@@ -80,6 +80,8 @@ def main() -> None:
     chosen = set(args.runs.split(","))
     if not chosen <= set(RUNS):
         parser.error(f"--runs: choose among {', '.join(RUNS)}")
+    if chosen & {"warm", "same", "added"} and "cold" not in chosen:
+        parser.error("--runs: warm, same and added reuse the cache a cold run fills: add cold")
     records = _records(args.inputs)
     wanted = args.synthetic or args.limit or len(records)
     if args.synthetic:

@@ -93,3 +93,22 @@ def test_the_file_is_read_in_kg_order_types_first(fake_build, tmp_path):
     emit(fake_build.kg, fake_build.built.provenance, sink)
     rdf = NTriplesFile(tmp_path / "kg.nt", sink.write(tmp_path / "kg.nt"))
     assert list(_kg_order(rdf)) == fake_build.triples
+
+
+def test_select_keeps_a_predicates_lines_only_for_the_objects_asked_for(fake_build, tmp_path):
+    """The inverse paths of a SHACL sample: lines of a predicate pointing at given nodes."""
+    sink = SortedNTriples(tmp_path)
+    emit(fake_build.kg, fake_build.built.provenance, sink)
+    rdf = NTriplesFile(tmp_path / "kg.nt", sink.write(tmp_path / "kg.nt"))
+    triples = list(rdf)
+    nodes = sorted({str(t.object) for t in triples if not isinstance(t.object, ox.Literal)})
+    predicates = sorted({str(t.predicate) for t in triples})
+    rnd = random.Random(5)
+    for _ in range(40):
+        by = set(rnd.sample(predicates, rnd.randint(1, 3)))
+        objects = set(rnd.sample(nodes, rnd.randint(0, 8)))
+        got = list(rdf.select(set(), by, objects))
+        expected = [t for t in triples if str(t.predicate) in by and str(t.object) in objects]
+        assert got == expected
+    some = {str(t.predicate) for t in triples[:3]}
+    assert list(rdf.select(set(), some, set())) == []  # no object asked for: no line

@@ -104,3 +104,5 @@ def test_a_benchmark_runs_only_the_builds_asked_for():
     assert "kg/naive" not in report  # no naive run to compare with
     wrong = subprocess.run([*command, "--runs", "cold,hot"], capture_output=True, text=True)
     assert wrong.returncode == 2 and "--runs: choose among" in wrong.stderr
+    alone = subprocess.run([*command, "--runs", "warm"], capture_output=True, text=True)
+    assert alone.returncode == 2 and "add cold" in alone.stderr  # it would be a cold build

@@ -32,6 +32,7 @@ TRICKY = [
     '\\"', '"""', '"', "\\", "\n", "\r\n", "\r", "\f", "\v", "\x00", "\x01", "\x08", "\x1b",
     "\x7f", "\x85", "\ud800", "\udfff", "\ufffe", "\uffff", "\u2028", "<script>", "</script>",
     "]]>", "&amp;", "@prefix", "%", "$x$", "{", "}", "\t", "'''", "#", "<>", "^^", "@en",
+    "<http://xmlns.com/foaf/0.1/",  # a namespace no IRI of kg's uses, inside a literal
 ]  # fmt: skip
 _text = st.lists(
     st.one_of(st.characters(exclude_categories=()), st.sampled_from(TRICKY)), max_size=30
@@ -224,3 +225,24 @@ def test_ntriples_lines_are_the_sorted_lines_of_every_triple(fake_build):
     name = ox.NamedNode("https://example.org/name")
     mixed = sort_triples([ox.Triple(b, name, ox.Literal(b.value)) for b in blank] + triples[:20])
     assert "".join(ntriples_chunks(mixed)) == "".join(sorted(f"{t} .\n" for t in mixed))
+
+
+def test_triples_in_memory_and_in_kg_nt_declare_the_same_prefixes(tmp_path):
+    """One rule for both paths: a namespace quoted in a literal counts, and a plain
+    literal does not make xsd: used (N-Triples writes no ^^xsd:string)."""
+    from kg.export import NTriplesFile, SortedNTriples, used_prefixes
+
+    s = ox.NamedNode("https://w3id.org/kg/ns#s")
+    p = ox.NamedNode("http://purl.org/dc/terms/title")
+    triples = [
+        ox.Triple(s, p, ox.Literal("see <http://xmlns.com/foaf/0.1/name")),
+        ox.Triple(s, p, ox.Literal("plain")),
+        ox.Triple(s, p, ox.Literal("tagged", language="en")),
+    ]
+    sink = SortedNTriples(tmp_path)
+    for t in triples:
+        sink.add((t.subject, t.predicate, t.object))
+    on_disk = NTriplesFile(tmp_path / "kg.nt", sink.write(tmp_path / "kg.nt"))
+    in_memory = used_prefixes(sorted(triples, key=str))
+    assert in_memory == used_prefixes(on_disk)
+    assert {"kg", "dcterms", "foaf"} <= set(in_memory) and "xsd" not in in_memory

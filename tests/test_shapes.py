@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 from rdflib import Graph, Literal, URIRef
 from rdflib.compare import isomorphic
-from rdflib.namespace import DCTERMS, SKOS, XSD
+from rdflib.namespace import DCTERMS, RDF, SKOS, XSD
 
 from kg.cli import cli
 from kg.graph import TripleList, neighbourhood, validate
@@ -294,3 +294,26 @@ def test_a_build_s_triples_and_its_rdflib_graph_give_the_same_sample(fake_build)
     from_graph = validate(broken, "sample", sample_size=7)
     assert (from_list.checked, from_list.total) == (from_graph.checked, from_graph.total)
     assert from_list.violations == from_graph.violations and len(from_graph.violations) == 7
+
+
+def test_a_sample_read_from_kg_nt_is_the_sample_of_the_graph(fake_build, tmp_path):
+    """The path of every build over FULL_LIMIT triples: focus nodes and neighbourhoods found
+    in the sorted file by ``select``, with the answer of the rdflib graph."""
+    from kg.export import NTriplesFile, SortedNTriples
+
+    g = Graph()
+    g += fake_build.rdf
+    for breakage in BREAKAGES:
+        breakage(g)
+    sink = SortedNTriples(tmp_path, run_lines=500)
+    for t in oxigraph_triples(g):
+        sink.add((t.subject, t.predicate, t.object))
+    on_disk = TripleList(NTriplesFile(tmp_path / "kg.nt", sink.write(tmp_path / "kg.nt")))
+    for size in (3, 25):
+        expected = validate(g, "sample", sample_size=size)
+        assert not expected.conforms
+        assert validate(on_disk, "sample", sample_size=size) == expected, size
+    typed = set(on_disk.triples((None, RDF.type, KG.Paper)))
+    assert typed == set(g.triples((None, RDF.type, KG.Paper))) and typed
+    untargeted = set(g.triples((None, RDF.type, KG.Setting)))
+    assert set(on_disk.triples((None, RDF.type, KG.Setting))) == untargeted and untargeted

@@ -31,10 +31,12 @@ from typing import IO, Any
 
 import pyoxigraph as ox
 
-__all__ = ["SortedNTriples", "NTriplesFile", "RUN_LINES"]
+__all__ = ["SortedNTriples", "NTriplesFile", "RUN_LINES", "PARSE_LINES"]
 
 #: Lines sorted in memory at a time (about 100 MB of text at kg's line lengths).
 RUN_LINES = 500_000
+#: Lines :meth:`NTriplesFile.select` parses at a time.
+PARSE_LINES = 50_000
 
 
 class SortedNTriples:
@@ -104,18 +106,23 @@ class NTriplesFile:
         for quad in ox.parse(path=str(self.path), format=ox.RdfFormat.N_TRIPLES):
             yield quad.triple  # in the default graph: N-Triples has no other
 
-    def select(self, subjects: Set[str], predicates: Set[str]) -> Iterator[ox.Triple]:
-        """The triples whose subject or predicate, as N-Triples, is among those given.
+    def select(
+        self, subjects: Set[str], predicates: Set[str], objects: Set[str] | None = None
+    ) -> Iterator[ox.Triple]:
+        """The triples whose subject, as N-Triples, is among ``subjects``, or whose
+        predicate is among ``predicates`` and object among ``objects`` (None: any).
 
         Nothing else is parsed: a subject's lines are found by binary search
         (the file is sorted, so they are one run of lines), a predicate's by
-        searching the file's bytes for it between two spaces. That also finds
-        the lines where the same IRI is the object, or a literal holds it:
-        they come too, and are the caller's to drop.
+        searching the file's bytes for it between two spaces and reading the
+        object that follows it. A literal holding the predicate's text between
+        spaces can bring a line more: the caller drops what it does not want.
+        Lines come in the file's order, parsed :data:`PARSE_LINES` at a time.
         """
-        starts: set[int] = set()
         if self.path.stat().st_size == 0:
             return
+        ends = None if objects is None else {o.encode("utf-8") + b" .\n" for o in objects}
+        starts: set[int] = set()
         with open(self.path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
             for subject in subjects:
                 key = subject.encode("utf-8") + b" "
@@ -127,12 +134,16 @@ class NTriplesFile:
                 word = b" " + predicate.encode("utf-8") + b" "
                 at = mm.find(word)
                 while at >= 0:
-                    line = mm.rfind(b"\n", 0, at) + 1
-                    starts.add(line)
-                    at = mm.find(word, _after_line(mm, at))
-            text = b"".join(mm[at : _after_line(mm, at)] for at in sorted(starts))
-        for quad in ox.parse(text, format=ox.RdfFormat.N_TRIPLES):
-            yield quad.triple
+                    end = _after_line(mm, at)
+                    if ends is None or mm[at + len(word) : end] in ends:
+                        starts.add(mm.rfind(b"\n", 0, at) + 1)
+                    at = mm.find(word, end)
+            ordered = sorted(starts)
+            for first in range(0, len(ordered), PARSE_LINES):
+                piece = ordered[first : first + PARSE_LINES]
+                text = b"".join(mm[at : _after_line(mm, at)] for at in piece)
+                for quad in ox.parse(text, format=ox.RdfFormat.N_TRIPLES):
+                    yield quad.triple
 
     def __len__(self) -> int:
         if self._count is None:

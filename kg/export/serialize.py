@@ -103,41 +103,33 @@ def _prefixes(data: RdfData) -> list[tuple[str, str]]:
 
 
 def used_prefixes(data: RdfData) -> dict[str, str]:
-    """The prefixes whose namespace starts an IRI or a datatype of ``data``: what the Turtle
-    declares and the JSON-LD's context holds (a build finds them once for both)."""
+    """The prefixes whose namespace follows a ``<`` in ``data``'s N-Triples: those that
+    start an IRI or a datatype, or a literal's text that holds one (that only declares a
+    prefix more). What the Turtle declares and the JSON-LD's context holds; a build finds
+    them once for both, and one rule serves the file and triples in memory alike."""
     prefixes = _prefixes(data)
-    if isinstance(data, NTriplesFile):
-        return _used_in_file(data, prefixes)
-    triples = list(oxigraph_triples(data)) if isinstance(data, Graph) else data
-    iris = {
-        t.value
-        for tr in triples
-        for t in (tr.subject, tr.predicate, tr.object)
-        if isinstance(t, ox.NamedNode)
-    }
-    iris |= {tr.object.datatype.value for tr in triples if isinstance(tr.object, ox.Literal)}
-    return {prefix: ns for prefix, ns in prefixes if any(iri.startswith(ns) for iri in iris)}
-
-
-def _used_in_file(data: NTriplesFile, prefixes: list[tuple[str, str]]) -> dict[str, str]:
-    """:func:`used_prefixes` of an N-Triples file, where an IRI is written ``<...>``: one pass of a
-    search for the namespaces not found yet, resumed where the last one was found (a
-    namespace inside a literal's text counts too: it only declares a prefix more)."""
-    left = {ns: prefix for prefix, ns in prefixes}
-    used: set[str] = set()
+    if not isinstance(data, NTriplesFile):
+        return _used_in("".join(ntriples_chunks(data)).encode("utf-8"), prefixes)
     if data.path.stat().st_size == 0:
         return {}
     with open(data.path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-        at = 0
-        while left:
-            longest_first = sorted(left, key=lambda ns: (-len(ns), ns))
-            names = b"|".join(re.escape(ns.encode("utf-8")) for ns in longest_first)
-            search = re.compile(b"<(" + names + b")")
-            found = search.search(mm, at)
-            if found is None:
-                break
-            used.add(left.pop(found.group(1).decode("utf-8")))
-            at = found.start()  # a shorter namespace may start the same IRI
+        return _used_in(mm, prefixes)
+
+
+def _used_in(text: bytes | mmap.mmap, prefixes: list[tuple[str, str]]) -> dict[str, str]:
+    """:func:`used_prefixes` of N-Triples text: one pass of a search for the namespaces
+    not found yet, resumed where the last one was found."""
+    left = {ns: prefix for prefix, ns in prefixes}
+    used: set[str] = set()
+    at = 0
+    while left:
+        longest_first = sorted(left, key=lambda ns: (-len(ns), ns))
+        names = b"|".join(re.escape(ns.encode("utf-8")) for ns in longest_first)
+        found = re.compile(b"<(" + names + b")").search(text, at)
+        if found is None:
+            break
+        used.add(left.pop(found.group(1).decode("utf-8")))
+        at = found.start()  # a shorter namespace may start the same IRI
     return {prefix: ns for prefix, ns in prefixes if prefix in used}
 
 

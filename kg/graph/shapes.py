@@ -87,8 +87,11 @@ class Selecting(Passes, Protocol):
     """Passes that can skip what cannot match: a sorted file finds the lines asked for first
     and parses only those."""
 
-    def select(self, subjects: Set[str], predicates: Set[str]) -> Iterator[ox.Triple]:
-        """At least the triples whose subject or predicate, as N-Triples, is among those given."""
+    def select(
+        self, subjects: Set[str], predicates: Set[str], objects: Set[str] | None = None
+    ) -> Iterator[ox.Triple]:
+        """At least the triples whose subject, as N-Triples, is among ``subjects``, or
+        whose predicate is among ``predicates`` and object among ``objects`` (None: any)."""
         ...
 
 
@@ -103,34 +106,43 @@ class TripleList:
 
     def __init__(self, triples: Passes) -> None:
         self.items = triples
-        self._types: dict[Any, list[ox.Triple]] | None = None
+        self._types: dict[Any, list[Any]] | None = None
 
     def __len__(self) -> int:
         return len(self.items)
 
     def triples(self, pattern: tuple[Any, Any, Any]) -> Iterator[Triple]:
         s, p, o = (None if t is None else to_oxigraph(t) for t in pattern)
-        found: Iterable[ox.Triple] = self.items
-        if s is None and p == _RDF_TYPE and o is not None:
-            found = self._typed().get(o, [])
-        for t in found:
+        if s is None and p == _RDF_TYPE and o in _target_classes():
+            typ, cls = to_rdflib(p), to_rdflib(o)
+            for subject in self._typed().get(o, []):
+                yield to_rdflib(subject), typ, cls
+            return
+        for t in self.items:
             if s not in (None, t.subject) or p not in (None, t.predicate):
                 continue
             if o is None or t.object == o:
                 yield to_rdflib(t.subject), to_rdflib(t.predicate), to_rdflib(t.object)
 
-    def _among(self, subjects: Iterable[Any], predicates: Iterable[Any]) -> Iterable[ox.Triple]:
-        """The triples to test for a pass: all, or what a :class:`Selecting` source keeps."""
+    def _among(
+        self, subjects: Iterable[Any], predicates: Iterable[Any], objects: Iterable[Any] = ()
+    ) -> Iterable[ox.Triple]:
+        """The triples to test for a pass: all, or what a :class:`Selecting` source keeps
+        (the triples of ``subjects``, and those of ``predicates`` pointing at ``objects``)."""
         if not isinstance(self.items, Selecting):
             return self.items
-        return self.items.select({str(s) for s in subjects}, {str(p) for p in predicates})
+        return self.items.select(
+            {str(s) for s in subjects}, {str(p) for p in predicates}, {str(o) for o in objects}
+        )
 
-    def _typed(self) -> dict[Any, list[ox.Triple]]:
+    def _typed(self) -> dict[Any, list[Any]]:
+        """Class -> the subjects typed with it (only the subjects are kept: a build has
+        hundreds of thousands of typed nodes)."""
         if self._types is None:
             self._types = {}
-            for t in self._among((), (_RDF_TYPE,)):
+            for t in self._among((), (_RDF_TYPE,), _target_classes()):
                 if t.predicate == _RDF_TYPE:
-                    self._types.setdefault(t.object, []).append(t)
+                    self._types.setdefault(t.object, []).append(t.subject)
         return self._types
 
     def instances(self, classes: Iterable[Node]) -> dict[str, list[Any]]:
@@ -138,7 +150,7 @@ class TripleList:
         typed = self._typed()
         out: dict[str, list[Any]] = {}
         for cls in classes:
-            out[str(cls)] = sorted({t.subject for t in typed.get(to_oxigraph(cls), [])}, key=_text)
+            out[str(cls)] = sorted(set(typed.get(to_oxigraph(cls), [])), key=_text)
         return out
 
     def neighbourhoods(self, nodes: Iterable[Node]) -> _Picked:
@@ -148,7 +160,7 @@ class TripleList:
         picked: list[ox.Triple] = []
         onward: set[Any] = set()
         inward: set[Any] = set()
-        for t in self._among(seen, backward):
+        for t in self._among(seen, backward, seen):
             s, o = t.subject, t.object
             if s in seen:
                 picked.append(t)
@@ -203,6 +215,12 @@ class _Picked:
         for triple in found:  # each has the subject or object asked for
             if (p is None or triple[1] == p) and (o is None or triple[2] == o):
                 yield triple
+
+
+@lru_cache(maxsize=1)
+def _target_classes() -> frozenset[ox.NamedNode]:
+    """The classes kg's shapes target, as pyoxigraph terms."""
+    return frozenset(to_oxigraph(c) for c in shapes_graph().objects(None, SH.targetClass))
 
 
 def _text(node: Any) -> str:
