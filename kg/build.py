@@ -388,9 +388,9 @@ def _write(
         "kg.jsonld": export.Later(
             lambda: export.jsonld_chunks(checked[0].rdf, checked[0].prefixes)
         ),
-        # From the Turtle in one load (loaded from kg.nt in pieces, an unchanged 3,676-paper
-        # output was rebuilt by the next kg build: bench/README.md, 2026-12-02).
-        query.STORE_NAME: lambda path: query.write_store(path, path.parent / "kg.ttl"),
+        query.STORE_NAME: lambda path: query.write_store(
+            path, path.parent / "kg.ttl", checked[0].rdf.path
+        ),
         "graph.graphml": lambda path: export.write_graphml(built.graph, path),
     }
     files.update((name, export.Later(make)) for name, make in makers.items() if name not in files)

@@ -235,3 +235,18 @@ def test_the_store_holds_the_turtle_s_triples(fake_build):
     opened = open_store(fake_build.out)
     assert opened.path.name == STORE_NAME
     assert set(opened.store) == set(from_turtle)
+
+
+def test_a_store_loaded_in_pieces_holds_every_triple(fake_build, tmp_path, monkeypatch):
+    """kg.nt goes in in pieces cut at line ends; a piece of a few hundred bytes cuts often."""
+    import pyoxigraph as ox
+
+    from kg.query import store as stores
+
+    monkeypatch.setattr(stores, "PIECE_BYTES", 300)
+    stores.write_store(tmp_path / "s", fake_build.out / "kg.ttl", fake_build.out / "kg.nt")
+    stores.write_store(tmp_path / "whole", fake_build.out / "kg.ttl")  # the Turtle, one load
+    loaded, whole = (ox.Store.read_only(str(tmp_path / name)) for name in ("s", "whole"))
+    assert len(loaded) == len(whole) > 1000
+    assert set(loaded) == set(whole)
+    assert stores.stamp(fake_build.out / "kg.ttl")["file"] == "kg.ttl"

