@@ -385,11 +385,14 @@ def _write(
     files: dict[str, export.Content] = {
         "kg.nt": rdf_then_check,
         "kg.ttl": lambda path: export.write_turtle(checked[0].rdf, path, checked[0].prefixes),
+        # Loaded from kg.nt while the files after it are written (it needs kg.ttl's stamp).
+        query.STORE_NAME: export.Beside(
+            lambda path, stop: query.write_store(
+                path, path.parent / "kg.ttl", checked[0].rdf.path, stop
+            )
+        ),
         "kg.jsonld": export.Later(
             lambda: export.jsonld_chunks(checked[0].rdf, checked[0].prefixes)
-        ),
-        query.STORE_NAME: lambda path: query.write_store(
-            path, path.parent / "kg.ttl", checked[0].rdf.path
         ),
         "graph.graphml": lambda path: export.write_graphml(built.graph, path),
     }

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 
 import networkx as nx
 import pytest
 
 from kg.errors import KGError
 from kg.export import (
+    Beside,
     Later,
     exchange_supported,
     graphml_text,
@@ -75,6 +77,53 @@ def test_a_file_made_later_may_come_in_pieces(tmp_path):
     write_files(out, {"a.txt": Later(pieces), "b.bin": Later(lambda: b"\x00\xff")})
     assert (out / "a.txt").read_text(encoding="utf-8") == "é, then more\n"
     assert (out / "b.bin").read_bytes() == b"\x00\xff"
+
+
+def test_an_entry_made_beside_is_made_while_the_next_files_are_written(tmp_path):
+    started, written = threading.Event(), threading.Event()
+
+    def store(path, stop):
+        started.set()
+        assert written.wait(10)  # the file after it was written meanwhile
+        path.mkdir()
+        (path / "data").write_text("loaded")
+
+    def after(path):
+        assert started.wait(10)
+        path.write_text("after")
+        written.set()
+
+    out = tmp_path / "out"
+    write_files(out, {"store": Beside(store), "after.txt": after})
+    assert (out / "store" / "data").read_text() == "loaded"
+    assert (out / "after.txt").read_text() == "after"
+
+
+@pytest.mark.parametrize("fails", ["beside", "after"])
+def test_a_failure_beside_or_after_leaves_the_old_output_and_no_thread(tmp_path, fails):
+    out = tmp_path / "out"
+    write_files(out, {"after.txt": "old"})
+    stopped = threading.Event()
+
+    def store(path, stop):
+        path.mkdir()
+        if fails == "beside":
+            raise OSError(28, "No space left on device")
+        assert stop.wait(10)  # asked to end because a later file failed
+        (path / "late").write_text("written before the staging directory is removed")
+        stopped.set()
+
+    def after(path):
+        if fails == "after":
+            raise RuntimeError("a later file failed")
+        path.write_text("after")
+
+    with pytest.raises(KGError if fails == "beside" else RuntimeError, match="space|later"):
+        write_files(out, {"store": Beside(store), "after.txt": after})
+    assert os.listdir(out) == ["after.txt"] and (out / "after.txt").read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".out.kg-lock", "out"]
+    assert stopped.is_set() == (fails == "after")
+    assert not [t for t in threading.enumerate() if t.name.startswith("kg-write-")]
 
 
 def test_unwritable_output_is_a_clear_error(tmp_path):

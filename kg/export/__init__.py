@@ -10,7 +10,15 @@ in one step. A build's RDF goes to disk first, as sorted N-Triples
 to warn about.
 """
 
-from kg.export.atomic import Content, Later, Output, exchange_supported, output_dir, write_files
+from kg.export.atomic import (
+    Beside,
+    Content,
+    Later,
+    Output,
+    exchange_supported,
+    output_dir,
+    write_files,
+)
 from kg.export.ntriples import NTriplesFile, SortedNTriples
 from kg.export.rewrite import rewrite_views
 from kg.export.serialize import (
@@ -52,6 +60,7 @@ __all__ = [
     "heading",
     "VIEW_FILES",
     "write_files",
+    "Beside",
     "Content",
     "Later",
     "output_dir",

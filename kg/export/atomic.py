@@ -40,7 +40,15 @@ from typing import Any
 
 from kg.errors import BusyError, OutputError
 
-__all__ = ["output_dir", "Output", "write_files", "exchange_supported", "Content", "Later"]
+__all__ = [
+    "output_dir",
+    "Output",
+    "write_files",
+    "exchange_supported",
+    "Content",
+    "Later",
+    "Beside",
+]
 
 
 @dataclass(frozen=True)
@@ -52,9 +60,23 @@ class Later:
     make: Callable[[], str | bytes | Iterable[str]]
 
 
+@dataclass(frozen=True)
+class Beside:
+    """An entry made in a thread while the files after it are written, for work that
+    leaves Python's lock (Oxigraph's bulk loader): the two cores then work at once.
+
+    ``make(path, stop)`` makes the entry at ``path``; ``stop`` is set when the
+    write fails elsewhere, and ``make`` should then end soon (raising or not). The
+    new output is swapped in only after every such entry is made.
+    """
+
+    make: Callable[[Path, threading.Event], None]
+
+
 #: What :meth:`Output.write` writes under one name: text, bytes, text made when
-#: written, or a function that makes the entry (a directory, say) at the path given.
-Content = str | bytes | Later | Callable[[Path], None]
+#: written, a function that makes the entry (a directory, say) at the path given,
+#: or such a function run beside the others.
+Content = str | bytes | Later | Beside | Callable[[Path], None]
 
 _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
@@ -89,25 +111,70 @@ class Output:
             staging = Path(tempfile.mkdtemp(prefix=f".{self.real.name}.kg-new-", dir=parent))
         except OSError as exc:
             raise OutputError(f"cannot write next to {self.path}: {exc.strerror}") from exc
+        beside = _Threads()
         try:
             os.chmod(staging, _mode(self.real))
             for name, content in files.items():
-                _write_one(staging, name, content)
+                if isinstance(content, Beside):
+                    beside.start(content, staging / name)
+                else:
+                    _write_one(staging, name, content)
+            beside.join()
             _fsync_dir(staging)
             with _signals_deferred():
                 _swap(staging, self.real)
                 if on_commit is not None:
                     on_commit()
         except OSError as exc:
+            beside.stop()
             shutil.rmtree(staging, ignore_errors=True)
             raise OutputError(
                 f"cannot write the output to {self.path} ({exc.strerror or exc}); "
                 f"{self.path} is unchanged"
             ) from exc
         except BaseException:
+            beside.stop()
             shutil.rmtree(staging, ignore_errors=True)
             raise
         return [self.path / name for name in files]
+
+
+class _Threads:
+    """The :class:`Beside` entries of one write, each in its thread."""
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self.running: list[tuple[threading.Thread, list[BaseException]]] = []
+
+    def start(self, content: Beside, path: Path) -> None:
+        failed: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                content.make(path, self.event)
+            except BaseException as exc:  # handed to the writing thread by join()
+                failed.append(exc)
+
+        thread = threading.Thread(target=run, name=f"kg-write-{path.name}", daemon=True)
+        thread.start()
+        self.running.append((thread, failed))
+
+    def join(self) -> None:
+        """Wait for every entry; raise the first failure."""
+        for thread, failed in self.running:
+            thread.join()
+            if failed:
+                self.stop()
+                raise failed[0]
+        self.running = []
+
+    def stop(self) -> None:
+        """Ask every entry to end, and wait until it has: nothing writes into a staging
+        directory once it is removed."""
+        self.event.set()
+        for thread, _ in self.running:
+            thread.join()
+        self.running = []
 
 
 @contextlib.contextmanager
@@ -232,7 +299,9 @@ def _mode(real: Path) -> int:
         return 0o777 & ~umask
 
 
-def _write_one(directory: Path, name: str, content: Content) -> None:
+def _write_one(
+    directory: Path, name: str, content: str | bytes | Later | Callable[[Path], None]
+) -> None:
     """Write one file in full and flush it to disk, or have ``content`` make a directory."""
     target = directory / name
     target.parent.mkdir(parents=True, exist_ok=True)

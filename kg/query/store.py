@@ -25,6 +25,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from threading import Event
 from typing import Any
 
 from rdflib.term import Node
@@ -66,7 +67,9 @@ def stamp(turtle: Path) -> dict[str, object]:
     }
 
 
-def write_store(target: Path, turtle: Path, ntriples: Path | None = None) -> None:
+def write_store(
+    target: Path, turtle: Path, ntriples: Path | None = None, stop: Event | None = None
+) -> None:
     """Load the Turtle file ``turtle`` into a new Oxigraph store at ``target``.
 
     ``target`` must not exist yet. The store's stamp records the file's name,
@@ -76,7 +79,10 @@ def write_store(target: Path, turtle: Path, ntriples: Path | None = None) -> Non
     triples (a build's ``kg.nt``), that file is loaded instead, in pieces of
     :data:`PIECE_BYTES`: Oxigraph's bulk loader holds what one load is given,
     so the pieces bound its memory (4.4 M triples: 1.5 GB for the Turtle in
-    one load, 0.46 GB in pieces, for about a third more time).
+    one load, 0.46 GB in pieces, for about a third more time). The loader
+    leaves Python's lock, so a build loads the store while it writes its other
+    files (:class:`kg.export.Beside`); ``stop``, when set, ends the load
+    between pieces.
 
     Raises:
         KGError: Oxigraph rejects the text or the store cannot be written.
@@ -90,9 +96,11 @@ def write_store(target: Path, turtle: Path, ntriples: Path | None = None) -> Non
             store.bulk_load(path=str(turtle), format=pyoxigraph.RdfFormat.TURTLE)
         else:
             with open(ntriples, "rb") as fh:
-                while piece := fh.read(PIECE_BYTES):
+                while (piece := fh.read(PIECE_BYTES)) and not (stop and stop.is_set()):
                     piece += fh.readline()  # whole lines: a triple is never cut
                     store.bulk_load(piece, format=pyoxigraph.RdfFormat.N_TRIPLES)
+            if stop is not None and stop.is_set():
+                raise KGError(f"the Oxigraph store {target} was not finished: stopped")
         store.flush()
         del store  # closes the database before it is moved
         (target / SOURCE_STAMP).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
