@@ -372,7 +372,7 @@ def _write(
         """kg.nt first, sorted on disk; then the graph is checked, before any other file."""
         sink = export.SortedNTriples(path.parent)
         emit(built.kg, built.provenance, sink)
-        data = export.NTriplesFile(path, sink.write(path))
+        data = export.NTriplesFile(path, sink.write(path), sink.blank_nodes)
         clock.lap("rdf")
         say("validating", 0, 1)
         report = check(data, validation)
@@ -388,7 +388,10 @@ def _write(
         # Loaded from kg.nt while the files after it are written (it needs kg.ttl's stamp).
         query.STORE_NAME: export.Beside(
             lambda path, stop: query.write_store(
-                path, path.parent / "kg.ttl", checked[0].rdf.path, stop
+                path,
+                path.parent / "kg.ttl",
+                None if checked[0].rdf.blank_nodes else checked[0].rdf.path,
+                stop,
             )
         ),
         "kg.jsonld": export.Later(

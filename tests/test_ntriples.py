@@ -112,3 +112,37 @@ def test_select_keeps_a_predicates_lines_only_for_the_objects_asked_for(fake_bui
         assert got == expected
     some = {str(t.predicate) for t in triples[:3]}
     assert list(rdf.select(set(), some, set())) == []  # no object asked for: no line
+
+
+def test_the_sorted_file_says_whether_it_holds_blank_nodes(fake_build, tmp_path):
+    """The store is loaded from kg.nt in pieces only without blank nodes (Oxigraph labels a
+    blank node anew on each load, so one cut across pieces would become several)."""
+    sink = SortedNTriples(tmp_path)
+    emit(fake_build.kg, fake_build.built.provenance, sink)
+    assert not sink.blank_nodes  # kg's own triples
+    s, p = ox.NamedNode("https://example.org/s"), ox.NamedNode("https://example.org/p")
+    sink.add((s, p, ox.BlankNode("b1")))
+    assert sink.blank_nodes
+    sink.write(tmp_path / "kg.nt")
+    assert NTriplesFile(tmp_path / "kg.nt").blank_nodes  # unknown: it may
+
+
+def test_select_by_subject_and_by_object_together(fake_build, tmp_path):
+    """The call a sample's neighbourhoods make: the nodes' own lines and the lines of
+    the inverse-path predicates pointing at them, nothing more."""
+    sink = SortedNTriples(tmp_path)
+    emit(fake_build.kg, fake_build.built.provenance, sink)
+    rdf = NTriplesFile(tmp_path / "kg.nt", sink.write(tmp_path / "kg.nt"))
+    triples = list(rdf)
+    nodes = sorted({str(t.subject) for t in triples})
+    predicates = sorted({str(t.predicate) for t in triples})
+    rnd = random.Random(7)
+    for _ in range(30):
+        wanted = set(rnd.sample(nodes, rnd.randint(1, 10)))
+        by = set(rnd.sample(predicates, rnd.randint(1, 3)))
+        got = list(rdf.select(wanted, by, wanted))
+        assert got == [
+            t
+            for t in triples
+            if str(t.subject) in wanted or (str(t.predicate) in by and str(t.object) in wanted)
+        ]

@@ -249,4 +249,23 @@ def test_a_store_loaded_in_pieces_holds_every_triple(fake_build, tmp_path, monke
     loaded, whole = (ox.Store.read_only(str(tmp_path / name)) for name in ("s", "whole"))
     assert len(loaded) == len(whole) > 1000
     assert set(loaded) == set(whole)
-    assert stores.stamp(fake_build.out / "kg.ttl")["file"] == "kg.ttl"
+    assert stores.stale(tmp_path / "s", fake_build.out / "kg.ttl") is None  # stamped
+
+
+def test_a_stopped_store_load_is_closed_unstamped_and_refused(fake_build, tmp_path, monkeypatch):
+    import pyoxigraph as ox
+
+    from kg.errors import KGError
+    from kg.query import store as stores
+
+    monkeypatch.setattr(stores, "PIECE_BYTES", 300)
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(KGError, match="not finished: stopped"):
+        stores.write_store(
+            tmp_path / "s", fake_build.out / "kg.ttl", fake_build.out / "kg.nt", stop
+        )
+    assert not (tmp_path / "s" / stores.SOURCE_STAMP).exists()
+    assert stores.stale(tmp_path / "s", fake_build.out / "kg.ttl") is not None
+    reopened = ox.Store(str(tmp_path / "s"))  # RocksDB's lock was released: it was closed
+    assert len(reopened) == 0

@@ -33,6 +33,7 @@ import shutil
 import signal
 import tempfile
 import threading
+import traceback
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -119,6 +120,7 @@ class Output:
                     beside.start(content, staging / name)
                 else:
                     _write_one(staging, name, content)
+                beside.check()  # a failure beside ends the write at once
             beside.join()
             _fsync_dir(staging)
             with _signals_deferred():
@@ -152,28 +154,40 @@ class _Threads:
         def run() -> None:
             try:
                 content.make(path, self.event)
-            except BaseException as exc:  # handed to the writing thread by join()
+            except BaseException as exc:  # handed to the writing thread by check() or join()
+                if exc.__traceback__ is not None:
+                    traceback.clear_frames(exc.__traceback__)  # they may hold the entry open
                 failed.append(exc)
 
         thread = threading.Thread(target=run, name=f"kg-write-{path.name}", daemon=True)
         thread.start()
         self.running.append((thread, failed))
 
-    def join(self) -> None:
-        """Wait for every entry; raise the first failure."""
-        for thread, failed in self.running:
-            thread.join()
+    def check(self) -> None:
+        """Raise the first failure of an entry, if one has failed yet."""
+        for _, failed in self.running:
             if failed:
                 self.stop()
                 raise failed[0]
+
+    def join(self) -> None:
+        """Wait for every entry; raise the first failure."""
+        for thread, _ in self.running:
+            thread.join()
+        self.check()
         self.running = []
 
     def stop(self) -> None:
-        """Ask every entry to end, and wait until it has: nothing writes into a staging
-        directory once it is removed."""
+        """Ask every entry to end, and wait until it has, Ctrl-C or not: nothing writes
+        into a staging directory once it is removed (the caller is already failing,
+        so an interrupt here only hurries nothing)."""
         self.event.set()
         for thread, _ in self.running:
-            thread.join()
+            while thread.is_alive():
+                try:
+                    thread.join()
+                except KeyboardInterrupt:
+                    continue
         self.running = []
 
 

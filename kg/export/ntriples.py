@@ -51,9 +51,13 @@ class SortedNTriples:
         self.run_lines = run_lines
         self._lines: list[str] = []
         self._runs: list[Path] = []
+        #: Whether a blank node was added (kg's own triples have none).
+        self.blank_nodes = False
 
     def add(self, triple: tuple[ox.NamedNode, ox.NamedNode, Any], /) -> None:
         s, p, o = triple
+        if not self.blank_nodes and (isinstance(s, ox.BlankNode) or isinstance(o, ox.BlankNode)):
+            self.blank_nodes = True
         self._lines.append(f"{s} {p} {o} .\n")  # a pyoxigraph term prints as N-Triples
         if len(self._lines) >= self.run_lines:
             self._spill()
@@ -96,11 +100,16 @@ class SortedNTriples:
 
 
 class NTriplesFile:
-    """A sorted N-Triples file as a sequence of pyoxigraph triples, read on each pass."""
+    """A sorted N-Triples file as a sequence of pyoxigraph triples, read on each pass.
 
-    def __init__(self, path: Path, count: int | None = None) -> None:
+    ``blank_nodes`` says whether the file may hold blank nodes (True unless the
+    writer knows: :attr:`SortedNTriples.blank_nodes`).
+    """
+
+    def __init__(self, path: Path, count: int | None = None, blank_nodes: bool = True) -> None:
         self.path = path
         self._count = count
+        self.blank_nodes = blank_nodes
 
     def __iter__(self) -> Iterator[ox.Triple]:
         for quad in ox.parse(path=str(self.path), format=ox.RdfFormat.N_TRIPLES):
@@ -114,10 +123,12 @@ class NTriplesFile:
 
         Nothing else is parsed: a subject's lines are found by binary search
         (the file is sorted, so they are one run of lines), a predicate's by
-        searching the file's bytes for it between two spaces and reading the
-        object that follows it. A literal holding the predicate's text between
-        spaces can bring a line more: the caller drops what it does not want.
-        Lines come in the file's order, parsed :data:`PARSE_LINES` at a time.
+        searching the file's bytes for it between two spaces (the first such
+        place in a line is its predicate: a subject holds no space) and
+        comparing what follows with the objects asked for. With ``objects``
+        None, the lines where the predicate's IRI is the object, or is quoted
+        in a literal, come too: the caller drops what it does not want. Lines
+        come in the file's order, parsed :data:`PARSE_LINES` at a time.
         """
         if self.path.stat().st_size == 0:
             return

@@ -108,29 +108,29 @@ def used_prefixes(data: RdfData) -> dict[str, str]:
     prefix more). What the Turtle declares and the JSON-LD's context holds; a build finds
     them once for both, and one rule serves the file and triples in memory alike."""
     prefixes = _prefixes(data)
-    if not isinstance(data, NTriplesFile):
-        return _used_in("".join(ntriples_chunks(data)).encode("utf-8"), prefixes)
-    if data.path.stat().st_size == 0:
-        return {}
-    with open(data.path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-        return _used_in(mm, prefixes)
-
-
-def _used_in(text: bytes | mmap.mmap, prefixes: list[tuple[str, str]]) -> dict[str, str]:
-    """:func:`used_prefixes` of N-Triples text: one pass of a search for the namespaces
-    not found yet, resumed where the last one was found."""
     left = {ns: prefix for prefix, ns in prefixes}
     used: set[str] = set()
+    if not isinstance(data, NTriplesFile):
+        for chunk in ntriples_chunks(data):  # whole lines: no IRI is cut
+            _find(chunk.encode("utf-8"), left, used)
+    elif data.path.stat().st_size:
+        with open(data.path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+            _find(mm, left, used)
+    return {prefix: ns for prefix, ns in prefixes if prefix in used}
+
+
+def _find(text: bytes | mmap.mmap, left: dict[str, str], used: set[str]) -> None:
+    """Move the namespaces of ``left`` found after a ``<`` in ``text`` to ``used``: one
+    pass of a search for those not found yet, resumed where the last one was found."""
     at = 0
     while left:
         longest_first = sorted(left, key=lambda ns: (-len(ns), ns))
         names = b"|".join(re.escape(ns.encode("utf-8")) for ns in longest_first)
         found = re.compile(b"<(" + names + b")").search(text, at)
         if found is None:
-            break
+            return
         used.add(left.pop(found.group(1).decode("utf-8")))
         at = found.start()  # a shorter namespace may start the same IRI
-    return {prefix: ns for prefix, ns in prefixes if prefix in used}
 
 
 def turtle_text(data: RdfData) -> str:

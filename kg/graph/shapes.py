@@ -125,15 +125,18 @@ class TripleList:
                 yield to_rdflib(t.subject), to_rdflib(t.predicate), to_rdflib(t.object)
 
     def _among(
-        self, subjects: Iterable[Any], predicates: Iterable[Any], objects: Iterable[Any] = ()
+        self,
+        subjects: Iterable[Any],
+        predicates: Iterable[Any],
+        objects: Iterable[Any] | None = None,
     ) -> Iterable[ox.Triple]:
         """The triples to test for a pass: all, or what a :class:`Selecting` source keeps
-        (the triples of ``subjects``, and those of ``predicates`` pointing at ``objects``)."""
+        (the triples of ``subjects``, and those of ``predicates`` pointing at ``objects``,
+        None: at anything)."""
         if not isinstance(self.items, Selecting):
             return self.items
-        return self.items.select(
-            {str(s) for s in subjects}, {str(p) for p in predicates}, {str(o) for o in objects}
-        )
+        pointed = None if objects is None else {str(o) for o in objects}
+        return self.items.select({str(s) for s in subjects}, {str(p) for p in predicates}, pointed)
 
     def _typed(self) -> dict[Any, list[Any]]:
         """Class -> the subjects typed with it (only the subjects are kept: a build has

@@ -3,14 +3,14 @@
 Parsing Turtle takes seconds to minutes at scale (rdflib: 21 s at 3,700
 papers); an Oxigraph store (RocksDB on disk) opens in a fraction of a second,
 and ``oxigraph serve-read-only`` serves it as a SPARQL endpoint. The store is
-a directory, ``kg.oxigraph``, loaded from the exact Turtle text written as
-``kg.ttl`` and stamped with that file's name, size, sha256 and modification
-time (``kg-source.json``), so a reader can tell whether the two still agree.
+a directory, ``kg.oxigraph``, holding the triples of ``kg.ttl`` (a build loads
+them from ``kg.nt``, the same triples) and stamped with ``kg.ttl``'s name,
+size, sha256 and modification time (``kg-source.json``), so a reader can tell
+whether the two still agree.
 
-**Writing** is staged like the other files: :func:`stage_store` loads a new
-store into a hidden directory of the output directory, :func:`commit_store`
-swaps it in once the text files are in place, :func:`discard_store` removes
-it if anything failed. A store is a database, not a text file: its bytes
+**Writing**: :func:`write_store` loads a new store into the build's staging
+directory, which is swapped in as a whole with the other files
+(:mod:`kg.export.atomic`). A store is a database, not a text file: its bytes
 differ between two builds, its triples do not.
 
 **Reading**: :func:`open_store` takes a build directory, an RDF file or a
@@ -68,44 +68,53 @@ def stamp(turtle: Path) -> dict[str, object]:
 
 
 def write_store(
-    target: Path, turtle: Path, ntriples: Path | None = None, stop: Event | None = None
+    target: Path,
+    turtle: Path,
+    ntriples: Path | None = None,
+    stop: Event | None = None,
 ) -> None:
-    """Load the Turtle file ``turtle`` into a new Oxigraph store at ``target``.
+    """Load a new Oxigraph store at ``target`` with the triples of the Turtle file ``turtle``.
 
-    ``target`` must not exist yet. The store's stamp records the file's name,
+    ``target`` must not exist yet. The store's stamp records ``turtle``'s name,
     size, sha256 and modification time, so readers can trust an unchanged file
-    without hashing it again. The file is loaded as Oxigraph parses it, never
-    held in memory whole. With ``ntriples``, an N-Triples file of the same
-    triples (a build's ``kg.nt``), that file is loaded instead, in pieces of
-    :data:`PIECE_BYTES`: Oxigraph's bulk loader holds what one load is given,
-    so the pieces bound its memory (4.4 M triples: 1.5 GB for the Turtle in
-    one load, 0.46 GB in pieces, for about a third more time). The loader
-    leaves Python's lock, so a build loads the store while it writes its other
-    files (:class:`kg.export.Beside`); ``stop``, when set, ends the load
-    between pieces.
+    without hashing it again. Without ``ntriples``, ``turtle`` is loaded as
+    Oxigraph parses it. With ``ntriples``, an N-Triples file of the same
+    triples without blank nodes (a build's ``kg.nt``: Oxigraph gives a blank
+    node a new label on each load, so a blank node cut across pieces would
+    become several), that file is loaded instead, in pieces of
+    :data:`PIECE_BYTES`: the bulk loader holds what one load is given, so the
+    pieces bound its memory (4.4 M triples: 1.5 GB for the Turtle in one load,
+    0.46 GB in pieces). The loader leaves Python's lock, so a build loads the
+    store while it writes its other files (:class:`kg.export.Beside`);
+    ``stop``, when set, ends the load between pieces, and the store is closed
+    before this returns or raises.
 
     Raises:
-        KGError: Oxigraph rejects the text or the store cannot be written.
+        KGError: Oxigraph rejects the text, the store cannot be written, or
+            ``stop`` was set before the load was done.
     """
     import pyoxigraph
 
     record = stamp(turtle)
+    store = pyoxigraph.Store(str(target))
     try:
-        store = pyoxigraph.Store(str(target))
         if ntriples is None:
             store.bulk_load(path=str(turtle), format=pyoxigraph.RdfFormat.TURTLE)
         else:
             with open(ntriples, "rb") as fh:
-                while (piece := fh.read(PIECE_BYTES)) and not (stop and stop.is_set()):
+                while piece := fh.read(PIECE_BYTES):
+                    if stop is not None and stop.is_set():
+                        break
                     piece += fh.readline()  # whole lines: a triple is never cut
                     store.bulk_load(piece, format=pyoxigraph.RdfFormat.N_TRIPLES)
-            if stop is not None and stop.is_set():
-                raise KGError(f"the Oxigraph store {target} was not finished: stopped")
         store.flush()
-        del store  # closes the database before it is moved
-        (target / SOURCE_STAMP).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     except SyntaxError as exc:
-        raise KGError(f"cannot build the Oxigraph store {target}: {exc}") from exc
+        raise KGError(f"cannot build the Oxigraph store {target}: {exc}") from None
+    finally:
+        del store  # closes the database: nothing writes into it once this returns
+    if stop is not None and stop.is_set():
+        raise KGError(f"the Oxigraph store {target} was not finished: stopped")
+    (target / SOURCE_STAMP).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
 
 
 @dataclass
