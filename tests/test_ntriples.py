@@ -11,6 +11,13 @@ from kg.graph import emit
 from kg.terms import sort_triples
 
 
+def _kg_nt(fake_build, tmp_path):
+    """The fake build's triples emitted and merged into tmp_path/kg.nt, as a build does."""
+    sink = SortedNTriples(tmp_path)
+    emit(fake_build.kg, fake_build.built.provenance, sink)
+    return NTriplesFile(tmp_path / "kg.nt", sink.write(tmp_path / "kg.nt"))
+
+
 def _added(sink, triples):
     for t in triples:
         sink.add((t.subject, t.predicate, t.object))
@@ -61,9 +68,7 @@ def test_hostile_literals_survive_the_round_trip(tmp_path):
 def test_select_finds_every_line_of_the_subjects_and_predicates_asked_for(fake_build, tmp_path):
     """Binary search by subject and a byte search by predicate miss nothing, and of the
     subjects asked for bring nothing else."""
-    sink = SortedNTriples(tmp_path)
-    emit(fake_build.kg, fake_build.built.provenance, sink)
-    rdf = NTriplesFile(tmp_path / "kg.nt", sink.write(tmp_path / "kg.nt"))
+    rdf = _kg_nt(fake_build, tmp_path)
     triples = list(rdf)
     subjects = sorted({str(t.subject) for t in triples})
     predicates = sorted({str(t.predicate) for t in triples})
@@ -89,17 +94,13 @@ def test_select_finds_every_line_of_the_subjects_and_predicates_asked_for(fake_b
 def test_the_file_is_read_in_kg_order_types_first(fake_build, tmp_path):
     from kg.export.serialize import _kg_order
 
-    sink = SortedNTriples(tmp_path)
-    emit(fake_build.kg, fake_build.built.provenance, sink)
-    rdf = NTriplesFile(tmp_path / "kg.nt", sink.write(tmp_path / "kg.nt"))
+    rdf = _kg_nt(fake_build, tmp_path)
     assert list(_kg_order(rdf)) == fake_build.triples
 
 
 def test_select_keeps_a_predicates_lines_only_for_the_objects_asked_for(fake_build, tmp_path):
     """The inverse paths of a SHACL sample: lines of a predicate pointing at given nodes."""
-    sink = SortedNTriples(tmp_path)
-    emit(fake_build.kg, fake_build.built.provenance, sink)
-    rdf = NTriplesFile(tmp_path / "kg.nt", sink.write(tmp_path / "kg.nt"))
+    rdf = _kg_nt(fake_build, tmp_path)
     triples = list(rdf)
     nodes = sorted({str(t.object) for t in triples if not isinstance(t.object, ox.Literal)})
     predicates = sorted({str(t.predicate) for t in triples})
@@ -130,9 +131,7 @@ def test_the_sorted_file_says_whether_it_holds_blank_nodes(fake_build, tmp_path)
 def test_select_by_subject_and_by_object_together(fake_build, tmp_path):
     """The call a sample's neighbourhoods make: the nodes' own lines and the lines of
     the inverse-path predicates pointing at them, nothing more."""
-    sink = SortedNTriples(tmp_path)
-    emit(fake_build.kg, fake_build.built.provenance, sink)
-    rdf = NTriplesFile(tmp_path / "kg.nt", sink.write(tmp_path / "kg.nt"))
+    rdf = _kg_nt(fake_build, tmp_path)
     triples = list(rdf)
     nodes = sorted({str(t.subject) for t in triples})
     predicates = sorted({str(t.predicate) for t in triples})

@@ -97,6 +97,7 @@ def write_store(
 
     record = stamp(turtle)
     store = pyoxigraph.Store(str(target))
+    stopped = False
     try:
         if ntriples is None:
             store.bulk_load(path=str(turtle), format=pyoxigraph.RdfFormat.TURTLE)
@@ -104,15 +105,16 @@ def write_store(
             with open(ntriples, "rb") as fh:
                 while piece := fh.read(PIECE_BYTES):
                     if stop is not None and stop.is_set():
+                        stopped = True
                         break
                     piece += fh.readline()  # whole lines: a triple is never cut
                     store.bulk_load(piece, format=pyoxigraph.RdfFormat.N_TRIPLES)
         store.flush()
     except SyntaxError as exc:
-        raise KGError(f"cannot build the Oxigraph store {target}: {exc}") from None
+        raise KGError(f"cannot build the Oxigraph store {target}: {exc}") from exc
     finally:
         del store  # closes the database: nothing writes into it once this returns
-    if stop is not None and stop.is_set():
+    if stopped:
         raise KGError(f"the Oxigraph store {target} was not finished: stopped")
     (target / SOURCE_STAMP).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
 
