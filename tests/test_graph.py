@@ -11,6 +11,7 @@ from rdflib import Graph
 from rdflib.compare import graph_diff, isomorphic, to_isomorphic
 from rdflib.namespace import SKOS
 
+import kg.graph.edges as edges_module
 from kg.graph import (
     EdgeRule,
     knowledge_graph,
@@ -91,6 +92,20 @@ def test_the_rule_bounds_density(member, cap, floor):
         mine = sorted(((w, ab) for ab, w in weight.items() if p in ab and w >= floor), reverse=True)
         kept = {(e.a, e.b) for e in kg.edges if p in (e.a, e.b)}
         assert {ab for _, ab in mine[:cap]} <= kept or len({w for w, _ in mine}) < len(mine)
+
+
+@settings(max_examples=40, deadline=None)
+@given(memberships, st.integers(1, 20), st.sampled_from([EdgeRule(), EVERY_PAIR]))
+def test_the_edges_do_not_depend_on_how_many_papers_are_weighed_at_a_time(member, block, rule):
+    whole = small_kg(member, rule=rule).edges
+    with pytest.MonkeyPatch.context() as mp:  # ``block`` entries: often one paper at a time
+        mp.setattr(edges_module, "BLOCK_ENTRIES", block)
+        assert small_kg(member, rule=rule).edges == whole
+    commonest = EdgeRule(max_pairs=1)  # every concept but the rarest adds weight only
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(edges_module, "BLOCK_ENTRIES", block)
+        blocked = small_kg(member, rule=commonest).edges
+    assert blocked == small_kg(member, rule=commonest).edges
 
 
 def test_a_shared_broader_concept_joins_papers_for_less():

@@ -181,15 +181,38 @@ def _ancestors(concepts: Sequence[Concept]) -> dict[str, tuple[str, ...]]:
     return {c.key: up(c.key, frozenset()) for c in concepts}
 
 
+#: Pair weights are computed for as many papers at a time as keep one block's matrix
+#: under this many entries, so memory grows with the corpus, not with its square.
+BLOCK_ENTRIES = 4_000_000
+
+
 @dataclass(frozen=True)
 class _Weights:
-    matrix: sparse.csr_matrix  # papers x papers, upper and lower triangle, no diagonal
+    """Each paper's concept vector, split so the commonest concepts propose no pairs."""
+
+    specific: sparse.csr_matrix  # papers x concepts: the concepts that propose pairs
+    commonest: sparse.csr_matrix  # papers x concepts: those that only add to others' pairs
     spec: dict[str, float]
-    norms: np.ndarray  # what each paper's row and column were divided by (1: none)
+    norms: np.ndarray  # what each paper's row and column are divided by (1: none)
+
+    def block(self, start: int, stop: int) -> sparse.csr_matrix:
+        """The weights of papers ``start:stop`` with every paper (rows x all papers)."""
+        W = (self.specific[start:stop] @ self.specific.T).tocsr()
+        if self.commonest.nnz:
+            extra = self.commonest[start:stop] @ self.commonest.T
+            pattern = W.copy()
+            pattern.data[:] = 1.0
+            W = (W + pattern.multiply(extra)).tocsr()
+        W = W.tocoo()
+        off = W.row + start != W.col  # no diagonal
+        W = sparse.csr_matrix((W.data[off], (W.row[off], W.col[off])), W.shape)
+        W.eliminate_zeros()
+        scaled = sparse.diags(1.0 / self.norms[start:stop]) @ W
+        return (scaled @ sparse.diags(1.0 / self.norms)).tocsr()
 
 
 def _weights(reach: Sequence[Reached], rule: EdgeRule) -> _Weights:
-    """All pairwise weights as a sparse matrix (common concepts only add to other pairs)."""
+    """The papers' vectors (common concepts only add to other pairs) and their norms."""
     n = len(reach)
     df: dict[str, int] = defaultdict(int)
     for r in reach:
@@ -213,22 +236,12 @@ def _weights(reach: Sequence[Reached], rule: EdgeRule) -> _Weights:
     rows_arr, cols_arr = np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64)
     specific = sparse.csr_matrix((vals_arr[~mask], (rows_arr[~mask], cols_arr[~mask])), shape)
     commonest = sparse.csr_matrix((vals_arr[mask], (rows_arr[mask], cols_arr[mask])), shape)
-    W = (specific @ specific.T).tocsr()
-    if commonest.nnz:
-        extra = commonest @ commonest.T
-        pattern = W.copy()
-        pattern.data[:] = 1.0
-        W = W + pattern.multiply(extra)
-    W.setdiag(0)
-    W.eliminate_zeros()
     norms = np.ones(n)
     if rule.normalise:
         full = sparse.csr_matrix((vals_arr, (rows_arr, cols_arr)), shape)
         norms = np.sqrt(np.asarray(full.multiply(full).sum(axis=1)).ravel()) ** rule.normalise
         norms[norms == 0] = 1.0
-        inv = sparse.diags(1.0 / norms)
-        W = inv @ W @ inv
-    return _Weights(W.tocsr(), spec, norms)
+    return _Weights(specific, commonest, spec, norms)
 
 
 def _commonest(df: Mapping[str, int], max_pairs: int) -> set[str]:
@@ -244,17 +257,24 @@ def _commonest(df: Mapping[str, int], max_pairs: int) -> set[str]:
 
 
 def _bounded(weights: _Weights, rule: EdgeRule) -> list[tuple[int, int, float]]:
-    """The edges each paper keeps (its strongest ``max_neighbours``), above the floor."""
-    W = weights.matrix
+    """The edges each paper keeps (its strongest ``max_neighbours``), above the floor.
+
+    An edge both papers keep takes the weight the later paper's row gives it.
+    """
+    n = weights.norms.shape[0]
+    step = max(1, BLOCK_ENTRIES // max(n, 1))
     kept: dict[tuple[int, int], float] = {}
-    for i in range(W.shape[0]):
-        start, end = W.indptr[i], W.indptr[i + 1]
-        cols, vals = W.indices[start:end], W.data[start:end]
-        strong = vals >= rule.min_weight
-        cols, vals = cols[strong], vals[strong]
-        best = np.lexsort((cols, -vals))[: rule.max_neighbours]
-        for j, w in zip(cols[best], vals[best], strict=True):
-            kept[(min(i, int(j)), max(i, int(j)))] = float(w)
+    for start in range(0, n, step):
+        W = weights.block(start, min(n, start + step))
+        for r in range(W.shape[0]):
+            i = start + r
+            row = slice(W.indptr[r], W.indptr[r + 1])
+            cols, vals = W.indices[row], W.data[row]
+            strong = vals >= rule.min_weight
+            cols, vals = cols[strong], vals[strong]
+            best = np.lexsort((cols, -vals))[: rule.max_neighbours]
+            for j, w in zip(cols[best], vals[best], strict=True):
+                kept[(min(i, int(j)), max(i, int(j)))] = float(w)
     return [(i, j, w) for (i, j), w in sorted(kept.items())]
 
 
