@@ -145,3 +145,64 @@ def test_select_by_subject_and_by_object_together(fake_build, tmp_path):
             for t in triples
             if str(t.subject) in wanted or (str(t.predicate) in by and str(t.object) in wanted)
         ]
+
+
+def test_select_through_small_windows_finds_what_one_window_finds(
+    fake_build, tmp_path, monkeypatch
+):
+    """The map is searched a window at a time (and each window's pages handed back):
+    a predicate cut by a window's edge is still found, and found once."""
+    import kg.export.ntriples as ntriples
+
+    rdf = _kg_nt(fake_build, tmp_path)
+    triples = list(rdf)
+    nodes = sorted({str(t.subject) for t in triples})
+    predicates = sorted({str(t.predicate) for t in triples})
+    rnd = random.Random(3)
+    asks = [
+        (set(rnd.sample(nodes, 4)), set(rnd.sample(predicates, 2)), objects)
+        for objects in (None, set(rnd.sample(nodes, 30)))
+        for _ in range(10)
+    ]
+    whole = [list(rdf.select(*ask)) for ask in asks]
+    for window in (97, 4096):
+        monkeypatch.setattr(ntriples, "WINDOW_BYTES", window)
+        assert [list(rdf.select(*ask)) for ask in asks] == whole
+
+
+def test_pieces_are_whole_lines_and_the_whole_file(fake_build, tmp_path, monkeypatch):
+    import kg.export.ntriples as ntriples
+
+    rdf = _kg_nt(fake_build, tmp_path)
+    monkeypatch.setattr(ntriples, "PIECE_BYTES", 100)
+    pieces = list(rdf.pieces())
+    assert len(pieces) > 10 and all(p.endswith(b"\n") for p in pieces)
+    assert b"".join(pieces) == rdf.path.read_bytes()
+
+
+def _file_resident_kib() -> int:
+    with open("/proc/self/status") as fh:
+        return next(int(line.split()[1]) for line in fh if line.startswith("RssFile:"))
+
+
+def test_a_search_of_the_whole_file_leaves_its_pages_unmapped(tmp_path):
+    """A page read through a map counts as resident memory until unmapped: a search of
+    kg.nt must hand its pages back, or a 3 GB file adds 3 GB to the build's peak RSS."""
+    import os
+
+    if not os.path.exists("/proc/self/status"):
+        import pytest
+
+        pytest.skip("needs Linux's /proc to read resident memory")
+    s = "<https://example.org/s{:07d}> <https://example.org/p> <https://example.org/o> .\n"
+    path = tmp_path / "kg.nt"
+    with open(path, "w") as fh:  # 64 MB, beyond a window
+        fh.writelines(s.format(i) for i in range(800_000))
+    rdf = NTriplesFile(path, 800_000, blank_nodes=False)
+    before = _file_resident_kib()
+    asked = {"<https://example.org/s0000007>", "<https://example.org/s0799999>"}
+    found = rdf.select(asked, {"<https://example.org/p>"}, {"<https://example.org/none>"})
+    first = next(found)  # the whole file searched, and still mapped
+    during = _file_resident_kib() - before
+    assert [str(t.subject) for t in [first, *found]] == sorted(asked)
+    assert during < 16 << 10  # not the file's 64 MB

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import io
 import json
-import mmap
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import nullcontext
@@ -113,13 +112,15 @@ def used_prefixes(data: RdfData) -> dict[str, str]:
     if not isinstance(data, NTriplesFile):
         for chunk in ntriples_chunks(data):  # whole lines: no IRI is cut
             _find(chunk.encode("utf-8"), left, used)
-    elif data.path.stat().st_size:
-        with open(data.path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-            _find(mm, left, used)
+    else:
+        for piece in data.pieces():  # whole lines, read rather than mapped
+            _find(piece, left, used)
+            if not left:
+                break
     return {prefix: ns for prefix, ns in prefixes if prefix in used}
 
 
-def _find(text: bytes | mmap.mmap, left: dict[str, str], used: set[str]) -> None:
+def _find(text: bytes, left: dict[str, str], used: set[str]) -> None:
     """Move the namespaces of ``left`` found after a ``<`` in ``text`` to ``used``: one
     pass of a search for those not found yet, resumed where the last one was found."""
     at = 0
