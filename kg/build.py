@@ -254,7 +254,7 @@ def _makers(built: Built) -> dict[str, Callable[[], str | bytes | Iterable[str]]
         "kg.nt": lambda: export.ntriples_chunks(built.triples),
         "kg.jsonld": lambda: export.jsonld_chunks(built.triples),
         "graph.graphml": lambda: export.graphml_text(built.graph),
-        "graph.json": lambda: export.json_text(built.graph),
+        "graph.json": lambda: export.json_chunks(built.graph),
         **{
             name: functools.partial(lambda n: views()[n], name)
             for name in export.VIEW_FILES.values()

@@ -52,6 +52,25 @@ def test_json_reads_back_with_lists(graph):
     assert H.edges["paper:a", "concept:sgd"]["score"] == 0.5
 
 
+@pytest.mark.parametrize("items", [1, 2, 2000])
+def test_json_in_pieces_is_networkx_node_link_json_byte_for_byte(fake_build, items, monkeypatch):
+    """graph.json is written a few nodes or edges at a time; its text is what json.dumps
+    of networkx's node_link_data gives for the whole graph at once."""
+    import kg.export.serialize as serialize
+
+    monkeypatch.setattr(serialize, "JSON_ITEMS", items)
+    for G in (fake_build.built.graph, nx.Graph(), nx.relabel_nodes(nx.karate_club_graph(), str)):
+        H = nx.Graph()
+        H.add_nodes_from(sorted(G.nodes(data=True)))
+        H.add_edges_from(sorted((min(u, v), max(u, v), d) for u, v, d in G.edges(data=True)))
+        data = nx.node_link_data(H, edges="edges")
+        whole = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+        pieces = list(serialize.json_chunks(G))
+        assert "".join(pieces) == whole
+        if items == 1:  # one node or edge a piece: never the whole text at once
+            assert len(pieces) > G.number_of_nodes() + G.number_of_edges()
+
+
 def test_output_is_independent_of_insertion_order(graph):
     reordered = nx.Graph()
     reordered.add_nodes_from(reversed(list(graph.nodes(data=True))))
