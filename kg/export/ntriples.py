@@ -161,12 +161,11 @@ class NTriplesFile:
                     yield quad.triple
             _release(mm, 0, len(mm))
 
-    def pieces(self, size: int | None = None) -> Iterator[bytes]:
-        """The file's bytes in pieces of whole lines (``size`` bytes, :data:`PIECE_BYTES`
-        by default, and the rest of the line), read rather than mapped, so none of it
-        stays resident."""
+    def pieces(self) -> Iterator[bytes]:
+        """The file's bytes in pieces of whole lines (:data:`PIECE_BYTES` and the rest of
+        the line), read rather than mapped, so none of it stays resident."""
         with open(self.path, "rb") as fh:
-            while piece := fh.read(size or PIECE_BYTES):
+            while piece := fh.read(PIECE_BYTES):
                 yield piece + fh.readline()
 
     def __len__(self) -> int:

@@ -32,8 +32,6 @@ from rdflib.term import Node
 
 from kg.digest import file_sha256
 from kg.errors import KGError, QueryError
-from kg.export import ntriples
-from kg.export.ntriples import NTriplesFile
 from kg.terms import to_oxigraph, to_rdflib
 
 __all__ = [
@@ -54,7 +52,7 @@ STORE_NAME = "kg.oxigraph"
 #: The file inside the store that names the Turtle it was loaded from.
 SOURCE_STAMP = "kg-source.json"
 #: N-Triples loaded into a store at a time (:func:`write_store`).
-PIECE_BYTES = ntriples.PIECE_BYTES
+PIECE_BYTES = 64 << 20
 _FORMATS = {".ttl": "TURTLE", ".turtle": "TURTLE", ".nt": "N_TRIPLES", ".nq": "N_QUADS"}
 
 
@@ -104,11 +102,13 @@ def write_store(
         if ntriples is None:
             store.bulk_load(path=str(turtle), format=pyoxigraph.RdfFormat.TURTLE)
         else:
-            for piece in NTriplesFile(ntriples).pieces(PIECE_BYTES):  # a triple is never cut
-                if stop is not None and stop.is_set():
-                    stopped = True
-                    break
-                store.bulk_load(piece, format=pyoxigraph.RdfFormat.N_TRIPLES)
+            with open(ntriples, "rb") as fh:
+                while piece := fh.read(PIECE_BYTES):
+                    if stop is not None and stop.is_set():
+                        stopped = True
+                        break
+                    piece += fh.readline()  # whole lines: a triple is never cut
+                    store.bulk_load(piece, format=pyoxigraph.RdfFormat.N_TRIPLES)
         store.flush()
     except SyntaxError as exc:
         raise KGError(f"cannot build the Oxigraph store {target}: {exc}") from exc
