@@ -1,11 +1,13 @@
-"""The sha256 of a file, read in blocks (model pins, provenance, the store's stamp)."""
+"""Files read in blocks, never whole: the sha256 of a file (model pins, provenance, the
+store's stamp) and a text file's whole-line pieces (kg.nt, for the store and the prefixes)."""
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["file_sha256"]
+__all__ = ["file_sha256", "line_pieces"]
 
 
 def file_sha256(path: Path) -> str:
@@ -15,3 +17,19 @@ def file_sha256(path: Path) -> str:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def line_pieces(path: Path, size: int) -> Iterator[bytes]:
+    """The bytes of the file at ``path`` in pieces of whole lines: ``size`` bytes and the
+    rest of the line they end in, so no line is ever cut between two pieces.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = Path(tmp) / "lines"
+    ...     _ = path.write_bytes(b"one\\ntwo\\nthree\\n")
+    ...     list(line_pieces(path, 5))
+    [b'one\\ntwo\\n', b'three\\n']
+    """
+    with path.open("rb") as fh:
+        while piece := fh.read(size):
+            yield piece + fh.readline()

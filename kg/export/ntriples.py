@@ -31,6 +31,8 @@ from typing import IO, Any
 
 import pyoxigraph as ox
 
+from kg.digest import line_pieces
+
 __all__ = ["SortedNTriples", "NTriplesFile", "RUN_LINES", "PARSE_LINES"]
 
 #: Lines sorted in memory at a time (about 100 MB of text at kg's line lengths).
@@ -164,9 +166,7 @@ class NTriplesFile:
     def pieces(self) -> Iterator[bytes]:
         """The file's bytes in pieces of whole lines (:data:`PIECE_BYTES` and the rest of
         the line), read rather than mapped, so none of it stays resident."""
-        with open(self.path, "rb") as fh:
-            while piece := fh.read(PIECE_BYTES):
-                yield piece + fh.readline()
+        yield from line_pieces(self.path, PIECE_BYTES)
 
     def __len__(self) -> int:
         if self._count is None:
@@ -198,13 +198,16 @@ def _lines_with(mm: mmap.mmap, word: bytes) -> Iterator[tuple[int, int]]:
         _release(mm, start, stop)
 
 
+#: The advice that unmaps pages (None where the platform has none: the pages stay mapped).
+_DONTNEED: int | None = getattr(mmap, "MADV_DONTNEED", None)
+
+
 def _release(mm: mmap.mmap, start: int, stop: int) -> None:
     """Unmap the pages of ``mm[start:stop]`` from this process (the page cache keeps
     them; the next read faults them back in)."""
     first = start - start % mmap.PAGESIZE
-    advise = getattr(mm, "madvise", None)
-    if advise is not None and hasattr(mmap, "MADV_DONTNEED") and stop > first:
-        advise(mmap.MADV_DONTNEED, first, stop - first)
+    if _DONTNEED is not None and stop > first:
+        mm.madvise(_DONTNEED, first, stop - first)
 
 
 def _first_line_from(mm: mmap.mmap, key: bytes) -> int:

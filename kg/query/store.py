@@ -30,7 +30,7 @@ from typing import Any
 
 from rdflib.term import Node
 
-from kg.digest import file_sha256
+from kg.digest import file_sha256, line_pieces
 from kg.errors import KGError, QueryError
 from kg.terms import to_oxigraph, to_rdflib
 
@@ -102,13 +102,11 @@ def write_store(
         if ntriples is None:
             store.bulk_load(path=str(turtle), format=pyoxigraph.RdfFormat.TURTLE)
         else:
-            with open(ntriples, "rb") as fh:
-                while piece := fh.read(PIECE_BYTES):
-                    if stop is not None and stop.is_set():
-                        stopped = True
-                        break
-                    piece += fh.readline()  # whole lines: a triple is never cut
-                    store.bulk_load(piece, format=pyoxigraph.RdfFormat.N_TRIPLES)
+            for piece in line_pieces(ntriples, PIECE_BYTES):  # a triple is never cut
+                if stop is not None and stop.is_set():
+                    stopped = True
+                    break
+                store.bulk_load(piece, format=pyoxigraph.RdfFormat.N_TRIPLES)
         store.flush()
     except SyntaxError as exc:
         raise KGError(f"cannot build the Oxigraph store {target}: {exc}") from exc
