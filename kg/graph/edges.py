@@ -46,6 +46,7 @@ import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from scipy import sparse
@@ -195,11 +196,18 @@ class _Weights:
     spec: dict[str, float]
     norms: np.ndarray  # what each paper's row and column are divided by (1: none)
 
+    @cached_property
+    def _columns(self) -> tuple[sparse.csr_matrix, sparse.csr_matrix]:
+        """``specific.T`` and ``commonest.T`` as row matrices, made once for all the blocks
+        (a product with a column matrix converts it first, each time)."""
+        return self.specific.T.tocsr(), self.commonest.T.tocsr()
+
     def block(self, start: int, stop: int) -> sparse.csr_matrix:
         """The weights of papers ``start:stop`` with every paper (rows x all papers)."""
-        W = (self.specific[start:stop] @ self.specific.T).tocsr()
+        specific_t, commonest_t = self._columns
+        W = (self.specific[start:stop] @ specific_t).tocsr()
         if self.commonest.nnz:
-            extra = self.commonest[start:stop] @ self.commonest.T
+            extra = self.commonest[start:stop] @ commonest_t
             pattern = W.copy()
             pattern.data[:] = 1.0
             W = (W + pattern.multiply(extra)).tocsr()
@@ -257,25 +265,39 @@ def _commonest(df: Mapping[str, int], max_pairs: int) -> set[str]:
 
 
 def _bounded(weights: _Weights, rule: EdgeRule) -> list[tuple[int, int, float]]:
-    """The edges each paper keeps (its strongest ``max_neighbours``), above the floor.
+    """The edges each paper keeps (its strongest ``max_neighbours``), above the floor,
+    ordered by their papers.
 
     An edge both papers keep takes the weight the later paper's row gives it.
+    The kept entries are held as arrays, not as a dict of pairs (about 200 bytes
+    each: 300 MB for the 1.5 M of 50,000 papers).
     """
     n = weights.norms.shape[0]
     step = max(1, BLOCK_ENTRIES // max(n, 1))
-    kept: dict[tuple[int, int], float] = {}
+    rows: list[np.ndarray] = []
+    cols_kept: list[np.ndarray] = []
+    vals_kept: list[np.ndarray] = []
     for start in range(0, n, step):
         W = weights.block(start, min(n, start + step))
         for r in range(W.shape[0]):
-            i = start + r
             row = slice(W.indptr[r], W.indptr[r + 1])
             cols, vals = W.indices[row], W.data[row]
             strong = vals >= rule.min_weight
             cols, vals = cols[strong], vals[strong]
             best = np.lexsort((cols, -vals))[: rule.max_neighbours]
-            for j, w in zip(cols[best], vals[best], strict=True):
-                kept[(min(i, int(j)), max(i, int(j)))] = float(w)
-    return [(i, j, w) for (i, j), w in sorted(kept.items())]
+            rows.append(np.full(len(best), start + r, dtype=np.int64))
+            cols_kept.append(cols[best].astype(np.int64))
+            vals_kept.append(vals[best])
+    if not rows:
+        return []
+    i, j = np.concatenate(rows), np.concatenate(cols_kept)
+    w = np.concatenate(vals_kept)
+    a, b = np.minimum(i, j), np.maximum(i, j)
+    order = np.lexsort((i, b, a))  # by pair, then by the row that kept it
+    a, b, w = a[order], b[order], w[order]
+    last = np.ones(len(a), dtype=bool)  # the later row's entry of each pair
+    last[:-1] = (a[1:] != a[:-1]) | (b[1:] != b[:-1])
+    return list(zip(a[last].tolist(), b[last].tolist(), w[last].tolist(), strict=True))
 
 
 def _explained(
