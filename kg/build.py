@@ -11,7 +11,7 @@ import gc
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
-from dataclasses import asdict, dataclass, field
+from dataclasses import KW_ONLY, asdict, dataclass, field
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
@@ -104,6 +104,7 @@ class Built:
 
     kg: KnowledgeGraph
     graph: nx.Graph  # papers, concepts, mentions and shared-concept edges
+    _: KW_ONLY  # the rest by name, so a field added or moved cannot shift a caller's values
     provenance: Provenance | None = None  # what the RDF records about the build
     reading: Reading | None = None  # what the input files held, skips included
     cache: CacheStats = field(default_factory=CacheStats)
@@ -198,7 +199,9 @@ def assemble(
     )
     graph = to_networkx(kg)
     clock.lap("graph")
-    return Built(kg, graph, provenance, reading, stats, clock.seconds)
+    return Built(
+        kg, graph, provenance=provenance, reading=reading, cache=stats, seconds=clock.seconds
+    )
 
 
 def _read(inputs: Sequence[str | Path], opts: ReadOptions, exclude: Path | None) -> Reading:
