@@ -22,7 +22,8 @@ its peak RSS is its own:
    nothing changed: it finds the output up to date and keeps it
    (:mod:`kg.freshness`).
 5. ``kg +K``: the input plus the next K papers (``--added``, default 100),
-   with the cache of the runs before.
+   with the cache of the runs before; when the input has no K papers after the
+   ones built, the K are variants of its first papers (:func:`synthesize`).
 
 It prints papers/second, the seconds of each stage, peak RSS, and the kg/naive
 ratio of papers per second. Numbers depend on what else runs on the machine.
@@ -86,7 +87,7 @@ def main() -> None:
     wanted = args.synthetic or args.limit or len(records)
     if args.synthetic:
         records = synthesize(records, args.synthetic + args.added, args.seed)
-    base, extra = records[:wanted], records[wanted : wanted + args.added]
+    base, extra = base_and_added(records, wanted, args.added, args.seed)
     load_before = os.getloadavg()[1]
     with tempfile.TemporaryDirectory(prefix="kg-perf-") as tmp:
         work = Path(tmp)
@@ -145,6 +146,19 @@ def _areas(paths: list[Any]) -> dict[str, str]:
                 if r.get("primary_area") and r.get("id"):
                     areas[str(r["id"])] = str(r["primary_area"])
     return areas
+
+
+def base_and_added(
+    records: list[dict[str, Any]], wanted: int, added: int, seed: int = 0
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The first ``wanted`` records, and the ``added`` papers of the incremental run: the
+    records after them, or, when the input has fewer left, variants of its first papers
+    (:func:`synthesize`), so that a whole real corpus (``data``) has a ``+K`` run too."""
+    base, extra = records[:wanted], records[wanted : wanted + added]
+    if len(extra) < added and base:
+        made = synthesize(base, added, seed)
+        extra += made[len(extra) :]
+    return base, extra
 
 
 def synthesize(records: list[dict[str, Any]], n: int, seed: int = 0) -> list[dict[str, Any]]:

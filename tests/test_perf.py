@@ -106,3 +106,17 @@ def test_a_benchmark_runs_only_the_builds_asked_for():
     assert wrong.returncode == 2 and "--runs: choose among" in wrong.stderr
     alone = subprocess.run([*command, "--runs", "warm"], capture_output=True, text=True)
     assert alone.returncode == 2 and "add cold" in alone.stderr  # it would be a cold build
+
+
+def test_the_incremental_papers_are_the_next_records_or_variants_when_none_are_left(
+    perf, seed_records
+):
+    base, extra = perf.base_and_added(seed_records, 30, 5)
+    assert base == seed_records[:30] and extra == seed_records[30:35]
+    base, extra = perf.base_and_added(seed_records, len(seed_records), 4, seed=3)
+    assert base == seed_records and len(extra) == 4
+    assert extra == perf.synthesize(seed_records, 4, seed=3)  # variants of the first papers
+    abstracts = {r["abstract"] for r in base}
+    assert not abstracts & {r["abstract"] for r in extra}  # new papers, not repeats
+    base, extra = perf.base_and_added(seed_records, 35, 4)  # two left: two, then variants
+    assert extra[:2] == seed_records[35:] and extra[2:] == perf.synthesize(base, 4)[2:]
