@@ -30,6 +30,8 @@ def line_pieces(path: Path, size: int) -> Iterator[bytes]:
     ...     list(line_pieces(path, 5))
     [b'one\\ntwo\\n', b'three\\n']
     """
+    if size <= 0:
+        raise ValueError(f"a piece must be at least one byte, not {size}")
     with path.open("rb") as fh:
         while piece := fh.read(size):
             yield piece + fh.readline()

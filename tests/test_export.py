@@ -59,7 +59,9 @@ def test_json_in_pieces_is_networkx_node_link_json_byte_for_byte(fake_build, ite
     import kg.export.serialize as serialize
 
     monkeypatch.setattr(serialize, "JSON_ITEMS", items)
-    for G in (fake_build.built.graph, nx.Graph(), nx.relabel_nodes(nx.karate_club_graph(), str)):
+    looped = nx.Graph([("b", "b"), ("c", "a"), ("b", "a")], name="kept out")  # a self-loop
+    karate = nx.relabel_nodes(nx.karate_club_graph(), str)
+    for G in (fake_build.built.graph, nx.Graph(), karate, looped):
         H = nx.Graph()
         H.add_nodes_from(sorted(G.nodes(data=True)))
         H.add_edges_from(sorted((min(u, v), max(u, v), d) for u, v, d in G.edges(data=True)))

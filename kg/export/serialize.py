@@ -318,6 +318,8 @@ def json_chunks(G: nx.Graph) -> Iterator[str]:
     (so the text does not depend on the order ``G`` was built in), without that whole
     structure and string in memory at once (graph.json of 10,000 papers is 410 MB; made
     as one string, it took 2.5 GB)."""
+    if G.is_directed() or G.is_multigraph():
+        raise TypeError("graph.json is written from kg's undirected simple graph (nx.Graph)")
     # H's order without making H: the nodes sorted, then each edge once, by its sorted pair.
     nodes = sorted(G)
     pairs = sorted((min(u, v), max(u, v)) for u, v in G.edges())
