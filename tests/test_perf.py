@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from conftest import SEEDS
 
@@ -120,3 +121,30 @@ def test_the_incremental_papers_are_the_next_records_or_variants_when_none_are_l
     assert not abstracts & {r["abstract"] for r in extra}  # new papers, not repeats
     base, extra = perf.base_and_added(seed_records, 35, 4)  # two left: two, then variants
     assert extra[:2] == seed_records[35:] and extra[2:] == perf.synthesize(base, 4)[2:]
+
+
+@pytest.mark.model
+def test_the_int8_wrapper_runs_a_script_with_a_quantised_model(tmp_path):
+    """bench/int8.py's figures are of the int8 model: its vectors are near the fp32 ones,
+    not equal (a wrapper that quantised nothing would print 1.0)."""
+    from kg.extract import load_model
+
+    phrases = ["graph neural networks", "stochastic gradient descent"]
+    script = tmp_path / "vectors.py"
+    script.write_text(
+        "import json\nfrom kg.extract import load_model\n"
+        f"print(json.dumps(load_model().embed({phrases!r}).tolist()))\n",
+        encoding="utf-8",
+    )
+    run = subprocess.run(
+        [sys.executable, str(PERF.parent / "int8.py"), str(script)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr
+    quantised = json.loads(run.stdout.splitlines()[-1])
+    fp32 = np.asarray(load_model().embed(phrases))
+    cosines = np.sum(np.asarray(quantised) * fp32, axis=1)
+    assert all(0.8 < c < 0.99999 for c in cosines), cosines
