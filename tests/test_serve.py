@@ -7,6 +7,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -31,11 +32,11 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(out: Path) -> Iterator[tuple[str, subprocess.Popen]]:
+def serving(out: Path, *options: str) -> Iterator[tuple[str, subprocess.Popen]]:
     """``kg serve`` on a free port of 127.0.0.1 until the block ends."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "kg.cli", "serve", str(out), "--port", str(port)],
+        [sys.executable, "-m", "kg.cli", "serve", str(out), "--port", str(port), *options],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -133,3 +134,101 @@ def test_a_plain_kill_stops_the_server_with_kg_serve(fake_build):
             urllib.request.urlopen(
                 f"{url}?{urllib.parse.urlencode({'query': 'ASK {}'})}", timeout=2
             )
+
+
+# --- nothing a client sends makes the server connect anywhere ---------------------
+
+
+class Listener:
+    """A TCP listener on 127.0.0.1 that counts the connections made to it."""
+
+    def __init__(self) -> None:
+        self.socket = socket.socket()
+        self.socket.bind(("127.0.0.1", 0))
+        self.socket.listen()
+        self.url = f"http://127.0.0.1:{self.socket.getsockname()[1]}/sparql"
+        self.connections = 0
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                conn, _ = self.socket.accept()
+            except OSError:
+                return
+            self.connections += 1
+            conn.close()
+
+    def close(self) -> None:
+        self.socket.close()
+
+
+@pytest.fixture
+def listener() -> Iterator[Listener]:
+    found = Listener()
+    yield found
+    found.close()
+
+
+@pytest.fixture(scope="module")
+def served(fake_build) -> Iterator[str]:
+    with serving(fake_build.out) as (url, _):
+        yield url
+
+
+def request(url: str, params: dict[str, str], method: str = "GET") -> tuple[int, str, str]:
+    """``(status, content type, body)`` of one SPARQL Protocol request."""
+    data = urllib.parse.urlencode(params)
+    if method == "GET":
+        call = urllib.request.Request(f"{url}?{data}")
+    else:
+        call = urllib.request.Request(url, data=data.encode("ascii"), method="POST")
+    try:
+        with urllib.request.urlopen(call, timeout=30) as answer:
+            return answer.status, answer.headers["Content-Type"], answer.read().decode("utf-8")
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.headers["Content-Type"], exc.read().decode("utf-8")
+
+
+ALL = "SELECT * WHERE { ?s ?p ?o }"
+OUTBOUND = {
+    "service": lambda u: {"query": f"SELECT * WHERE {{ SERVICE <{u}> {{ ?s ?p ?o }} }}"},
+    "silent-service": lambda u: {"query": f"SELECT * {{ SERVICE SILENT <{u}> {{ ?s ?p ?o }} }}"},
+    "from": lambda u: {"query": f"SELECT * FROM <{u}> WHERE {{ ?s ?p ?o }}"},
+    "from-named": lambda u: {"query": f"SELECT * FROM NAMED <{u}> {{ GRAPH ?g {{ ?s ?p ?o }} }}"},
+    "load": lambda u: {"query": f"LOAD <{u}>"},
+    "default-graph-uri": lambda u: {"query": ALL, "default-graph-uri": u},
+    "named-graph-uri": lambda u: {"query": ALL, "named-graph-uri": u},
+}
+
+
+@pytest.mark.parametrize("method", ["GET", "POST"])
+@pytest.mark.parametrize("case", OUTBOUND)
+def test_no_clause_or_parameter_makes_the_server_connect_out(served, listener, case, method):
+    status, content_type, body = request(served, OUTBOUND[case](listener.url), method)
+    assert status == 400, body
+    assert content_type.startswith("text/plain") and "Traceback" not in body
+    if "service" in case:
+        assert "SERVICE is refused" in body and "--allow-service" in body
+    time.sleep(0.2)
+    assert listener.connections == 0
+
+
+def test_an_update_is_refused_without_connecting_out(served, listener):
+    for url, params in (
+        (served.replace("/query", "/update"), {"update": f"LOAD <{listener.url}>"}),
+        (served, {"update": f"LOAD <{listener.url}>"}),
+    ):
+        status, content_type, body = request(url, params, "POST")
+        assert 400 <= status < 500 and content_type.startswith("text/plain"), body
+        assert "read-only" in body
+    time.sleep(0.2)
+    assert listener.connections == 0
+
+
+def test_allow_service_lets_a_query_reach_another_endpoint(fake_build, listener):
+    with serving(fake_build.out, "--allow-service") as (url, _):
+        query = f"SELECT * WHERE {{ SERVICE SILENT <{listener.url}> {{ ?s ?p ?o }} }}"
+        status, _, body = request(url, {"query": query})
+    assert status == 200, body
+    assert listener.connections >= 1

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import signal
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -172,10 +171,6 @@ def validate(graph_path: Path, mode: str, sample_size: int, batch_size: int) -> 
         sys.exit(1)
 
 
-#: Seconds ``kg serve`` gives the server to stop on Ctrl-C before it kills it.
-STOP_SECONDS = 5
-
-
 @cli.command()
 @graph_argument("DIR")
 @click.option("--port", type=click.IntRange(1, 65535), default=7878, show_default=True)
@@ -184,41 +179,36 @@ STOP_SECONDS = 5
     type=click.FloatRange(min=0),
     default=300,
     show_default=True,
-    help="Seconds after which the server stops a query (0: no limit).",
+    help="Seconds after which the server stops a query and answers 503 (0: no limit).",
 )
-def serve(graph_path: Path, port: int, timeout: float) -> None:
-    """Serve the built graph as a read-only SPARQL 1.1 endpoint on 127.0.0.1 (Oxigraph)."""
-    from kg.query import endpoint
+@click.option(
+    "--allow-service",
+    is_flag=True,
+    help="Let clients' SERVICE clauses make the server query other endpoints over the "
+    "network (refused by default).",
+)
+def serve(graph_path: Path, port: int, timeout: float, allow_service: bool) -> None:
+    """Serve the built graph as a read-only SPARQL 1.1 endpoint on 127.0.0.1."""
+    from kg.query import open_endpoint
 
-    server = endpoint(graph_path, port=port, timeout=timeout or None)
-    click.echo(
-        f"kg: serving {server.store} read-only at {server.url} (SPARQL 1.1 Protocol); "
-        "Ctrl-C stops it",
-        err=True,
+    endpoint = open_endpoint(
+        graph_path, port=port, timeout=timeout or None, allow_service=allow_service
     )
-    # Ctrl-C and a plain kill (SIGTERM) both stop the server with kg serve, even when
-    # kg serve was started with SIGINT ignored (a background job of a script).
+    # Ctrl-C and a plain kill (SIGTERM) both stop the server, even when kg serve was
+    # started with SIGINT ignored (a background job of a script).
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
-        process = subprocess.Popen(server.command)
-    except OSError as exc:
-        raise UserError(f"cannot start the Oxigraph server: {exc}") from exc
-    try:
-        code = process.wait()
-    except KeyboardInterrupt:
-        process.terminate()
-        try:
-            process.wait(timeout=STOP_SECONDS)
-        except subprocess.TimeoutExpired:  # Ctrl-C stops it promptly, busy or not
-            process.kill()
-            process.wait()
-        click.echo("\nkg: server stopped", err=True)
-        return
-    if code:
-        raise UserError(
-            f"the Oxigraph server exited with status {code} (is port {port} in use? try --port)"
+        click.echo(
+            f"kg: serving {endpoint.store} read-only at {endpoint.url} (SPARQL 1.1 Protocol); "
+            "Ctrl-C stops it",
+            err=True,
         )
+        endpoint.serve_forever()
+    except KeyboardInterrupt:
+        click.echo("\nkg: server stopped", err=True)
+    finally:
+        endpoint.close()
 
 
 @cli.command()

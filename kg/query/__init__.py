@@ -6,8 +6,8 @@
   kg's prefixes predeclared, an optional time limit, and no network access
   unless asked; :func:`format_result` renders the result (table, CSV, TSV,
   JSON, Turtle, N-Triples);
-- :func:`endpoint` is the command ``kg serve`` runs: Oxigraph's own SPARQL
-  1.1 Protocol server over the same store;
+- :func:`open_endpoint` is ``kg serve``: a read-only SPARQL 1.1 Protocol
+  endpoint over the same store, with the same checks as :func:`run_query`;
 - :func:`load_graph` returns the build's NetworkX graph and
   :func:`graph_stats` what ``kg stats`` prints.
 
@@ -17,7 +17,7 @@ queries (rdflib's engine takes tens of seconds at a few thousand papers).
 
 from kg.query.analytics import Stats, format_stats, graph_stats, load_graph
 from kg.query.results import FORMATS, format_result
-from kg.query.serve import Endpoint, endpoint
+from kg.query.serve import Endpoint, open_endpoint
 from kg.query.sparql import QUERY_PREFIXES, QueryResult, Term, check_query, parse_term, run_query
 from kg.query.store import (
     SOURCE_STAMP,
@@ -47,7 +47,7 @@ __all__ = [
     "STORE_NAME",
     "SOURCE_STAMP",
     "write_store",
-    "endpoint",
+    "open_endpoint",
     "Endpoint",
     "load_graph",
     "graph_stats",

@@ -40,6 +40,7 @@ __all__ = [
     "run_query",
     "check_query",
     "parse_term",
+    "syntax_error",
     "QUERY_PREFIXES",
 ]
 
@@ -268,12 +269,13 @@ def _evaluate(store: Any, query: str) -> QueryResult:
         )
         return QueryResult("SELECT", columns, rows)
     except SyntaxError as exc:
-        raise _syntax_error(query, str(exc)) from exc
+        raise syntax_error(query, str(exc)) from exc
     except (OSError, ValueError, TypeError) as exc:
         raise QueryError(f"the query failed: {exc}") from exc
 
 
-def _syntax_error(query: str, message: str) -> QueryError:
+def syntax_error(query: str, message: str) -> QueryError:
+    """Oxigraph's syntax error as one message that shows the line and points at the column."""
     found = re.match(r"error at (\d+):(\d+): (.*)", message, re.DOTALL)
     if not found:
         return QueryError(f"SPARQL syntax error: {message}")

@@ -2,7 +2,7 @@
 
 Parsing Turtle takes seconds to minutes at scale (rdflib: 21 s at 3,700
 papers); an Oxigraph store (RocksDB on disk) opens in a fraction of a second,
-and ``oxigraph serve-read-only`` serves it as a SPARQL endpoint. The store is
+and ``kg serve`` serves it as a SPARQL endpoint. The store is
 a directory, ``kg.oxigraph``, holding the triples of ``kg.ttl`` (a build loads
 them from ``kg.nt``, the same triples) and stamped with ``kg.ttl``'s name,
 size, sha256 and modification time (``kg-source.json``), so a reader can tell
