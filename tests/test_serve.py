@@ -232,3 +232,30 @@ def test_allow_service_lets_a_query_reach_another_endpoint(fake_build, listener)
         status, _, body = request(url, {"query": query})
     assert status == 200, body
     assert listener.connections >= 1
+
+
+# --- where it listens ----------------------------------------------------------------
+
+
+def test_serve_listens_on_loopback_unless_told_and_warns_when_told(fake_build):
+    with serving(fake_build.out) as (url, process):
+        pass
+    assert url.startswith("http://127.0.0.1:")
+    assert "unauthenticated" not in process.stderr.read()
+    with serving(fake_build.out, "--host", "0.0.0.0") as (_, process):
+        pass
+    stderr = process.stderr.read()
+    assert "kg: warning:" in stderr and "read-only but unauthenticated" in stderr, stderr
+    assert "0.0.0.0" in stderr
+
+
+@pytest.mark.parametrize(
+    "host, loopback",
+    [("127.0.0.1", True), ("127.8.0.1", True), ("localhost", True), ("::1", True),
+     ("[::1]", True), ("0.0.0.0", False), ("::", False), ("192.168.1.4", False),
+     ("example.org", False)],
+)  # fmt: skip
+def test_is_loopback(host, loopback):
+    from kg.query.serve import is_loopback
+
+    assert is_loopback(host) is loopback

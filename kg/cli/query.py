@@ -173,6 +173,12 @@ def validate(graph_path: Path, mode: str, sample_size: int, batch_size: int) -> 
 
 @cli.command()
 @graph_argument("DIR")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="The address to listen on; any other than loopback lets other machines query it.",
+)
 @click.option("--port", type=click.IntRange(1, 65535), default=7878, show_default=True)
 @click.option(
     "--timeout",
@@ -187,13 +193,21 @@ def validate(graph_path: Path, mode: str, sample_size: int, batch_size: int) -> 
     help="Let clients' SERVICE clauses make the server query other endpoints over the "
     "network (refused by default).",
 )
-def serve(graph_path: Path, port: int, timeout: float, allow_service: bool) -> None:
-    """Serve the built graph as a read-only SPARQL 1.1 endpoint on 127.0.0.1."""
+def serve(graph_path: Path, host: str, port: int, timeout: float, allow_service: bool) -> None:
+    """Serve the built graph as a read-only SPARQL 1.1 endpoint (on 127.0.0.1 by default)."""
     from kg.query import open_endpoint
+    from kg.query.serve import is_loopback
 
     endpoint = open_endpoint(
-        graph_path, port=port, timeout=timeout or None, allow_service=allow_service
+        graph_path, host=host, port=port, timeout=timeout or None, allow_service=allow_service
     )
+    if not is_loopback(host):
+        click.echo(
+            f"kg: warning: listening on {host}, not only this machine: the endpoint is "
+            "read-only but unauthenticated, so anyone who can reach the port can query the "
+            "graph",
+            err=True,
+        )
     # Ctrl-C and a plain kill (SIGTERM) both stop the server, even when kg serve was
     # started with SIGINT ignored (a background job of a script).
     signal.signal(signal.SIGINT, signal.default_int_handler)
