@@ -259,3 +259,20 @@ def test_is_loopback(host, loopback):
     from kg.query.serve import is_loopback
 
     assert is_loopback(host) is loopback
+
+
+def test_a_taken_port_is_one_error_line_before_anything_claims_to_serve(fake_build):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "kg.cli", "serve", str(fake_build.out), "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr.startswith("kg: error: ") and done.stderr.count("\n") == 1, done.stderr
+    assert f"port {port}" in done.stderr and "--port" in done.stderr
