@@ -276,3 +276,51 @@ def test_a_taken_port_is_one_error_line_before_anything_claims_to_serve(fake_bui
     assert done.stdout == ""
     assert done.stderr.startswith("kg: error: ") and done.stderr.count("\n") == 1, done.stderr
     assert f"port {port}" in done.stderr and "--port" in done.stderr
+
+
+# --- a failed query is an error status, never a cut 200 ----------------------------
+
+SLOW = {
+    "rows": "SELECT * WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }",
+    "count": "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }",
+}
+
+
+def test_a_query_past_the_timeout_is_503_with_a_plain_body(fake_build):
+    with serving(fake_build.out, "--timeout", "1") as (url, _):
+        for name, query in SLOW.items():
+            for accept in ("application/sparql-results+json", "text/csv"):
+                call = urllib.request.Request(
+                    f"{url}?{urllib.parse.urlencode({'query': query})}", headers={"Accept": accept}
+                )
+                with pytest.raises(urllib.error.HTTPError) as raised:
+                    urllib.request.urlopen(call, timeout=30)
+                body = raised.value.read().decode("utf-8")
+                assert raised.value.code == 503, (name, accept, body)
+                assert raised.value.headers["Content-Type"].startswith("text/plain")
+                assert body.startswith("the query ran longer than 1 s"), body
+        client = SPARQLWrapper(url)
+        client.setQuery(SLOW["rows"])
+        client.setReturnFormat(JSON)
+        with pytest.raises((SPARQLWrapperException, urllib.error.HTTPError)):
+            client.query().convert()
+        _, rows = client_rows(url, "SELECT (COUNT(*) AS ?n) WHERE { ?p a kg:Paper }")
+        assert rows == [[str(len(fake_build.kg.papers))]]  # a new worker stood in
+
+
+class _FailsMidResult:
+    """A store whose result breaks while it is written out, as a lost disk would."""
+
+    def query(self, query, **_):
+        return self
+
+    def serialize(self, **_):
+        raise OSError("Input/output error (os error 5)")
+
+
+def test_a_query_that_fails_mid_result_is_500_with_a_plain_body():
+    from kg.query.protocol import answer
+
+    reply = answer(_FailsMidResult(), "SELECT * WHERE { ?s ?p ?o }", "text/csv")
+    assert reply.status == 500 and reply.content_type.startswith("text/plain")
+    assert reply.body == b"the query failed: Input/output error (os error 5)\n"
