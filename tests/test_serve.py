@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import html
+import json
+import re
 import signal
 import socket
 import subprocess
@@ -13,6 +16,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -324,3 +328,44 @@ def test_a_query_that_fails_mid_result_is_500_with_a_plain_body():
     reply = answer(_FailsMidResult(), "SELECT * WHERE { ?s ?p ?o }", "text/csv")
     assert reply.status == 500 and reply.content_type.startswith("text/plain")
     assert reply.body == b"the query failed: Input/output error (os error 5)\n"
+
+
+# --- the page at / ----------------------------------------------------------------------
+
+
+class _Links(HTMLParser):
+    """Every URL a page would load or send something to: src, href, action, fetch()."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[str] = []
+        self.script = ""
+        self.in_script = False
+
+    def handle_starttag(self, tag, attrs):
+        self.in_script = tag == "script"
+        self.urls += [v or "" for k, v in attrs if k in ("src", "href", "action", "formaction")]
+
+    def handle_data(self, data):
+        if self.in_script:
+            self.script += data
+
+
+def test_the_page_at_the_root_is_a_self_contained_query_form(served):
+    root = served.replace("/query", "/")
+    with urllib.request.urlopen(root, timeout=30) as answer:
+        page = answer.read().decode("utf-8")
+        policy = answer.headers["Content-Security-Policy"] or ""
+        assert answer.headers["Content-Type"].startswith("text/html")
+    links = _Links()
+    links.feed(page)
+    assert "prefix.cc" not in page
+    assert all(urllib.parse.urlsplit(u).netloc == "" for u in links.urls), links.urls
+    assert re.findall(r"fetch\(\s*([^,)]+)", links.script) == ['"/query"']
+    assert "<form" in page and "<textarea" in page and links.urls
+    assert "default-src 'none'" in policy and "connect-src 'self'" in policy
+    # what the form sends gets rows
+    query = re.search(r"<textarea[^>]*>(.*?)</textarea>", page, re.DOTALL)
+    assert query is not None
+    status, _, body = request(served, {"query": html.unescape(query.group(1))}, "POST")
+    assert status == 200 and json.loads(body)["results"]["bindings"], body

@@ -14,7 +14,7 @@ What a client can reach:
   updates, no LOAD, no FROM, and no SERVICE unless ``allow_service`` is set,
   so nothing a client sends makes the server connect anywhere;
   ``default-graph-uri`` and ``named-graph-uri`` are refused like FROM;
-- ``/``: a line that says where queries go;
+- ``/``: a small query form, self-contained (:mod:`kg.query.page`);
 - ``/update``: refused, the endpoint is read-only.
 """
 
@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from kg.errors import QueryError
+from kg.query.page import PAGE
 from kg.query.protocol import READ_ONLY, Reply, answer, query_of
 from kg.query.store import resolve, stale
 
@@ -364,4 +365,4 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 def _page() -> Reply:
-    return Reply(200, "text/plain; charset=utf-8", b"kg serve: SPARQL queries go to /query\n")
+    return Reply(200, "text/html; charset=utf-8", PAGE.encode("utf-8"))
