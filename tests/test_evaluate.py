@@ -15,10 +15,11 @@ from click.testing import CliRunner
 
 from kg.cli import cli
 from kg.errors import InputError
+from kg.evaluate.counts import Counts
 from kg.evaluate.gold import GoldPaper, load_gold
 from kg.evaluate.matching import Predicted, align, match, normalise_term, same_concept
 from kg.evaluate.predictors import KgPredictor, Prediction
-from kg.evaluate.scoring import score
+from kg.evaluate.scoring import CONFIDENCE_LEVELS, score
 from kg.model import Mention, Role
 
 
@@ -311,7 +312,10 @@ def test_cli_eval_json_and_baseline(fake_model, gold_file):
     code, out, err = run("eval", str(gold_file), "--json", "--limit", "1")
     assert code == 0, err
     data = json.loads(out)
-    assert data["papers"] == 1 and set(data["figures"]) == {"method+problem", "method", "problem"}
+    assert data["papers"] == 1 and set(data["figures"]) == {
+        "method+problem", "method", "problem", "candidate recall",
+        *(f"method+problem >={level}" for level in CONFIDENCE_LEVELS),
+    }  # fmt: skip
     assert all(0 <= v["f1"] <= 1 for v in data["figures"].values())
     code, out, err = run("eval", str(gold_file), "--baseline", "keybert", "--json")
     assert code == 0, err
@@ -360,3 +364,78 @@ def test_eval_warns_when_the_gold_file_trained_the_area_model(tmp_path):
     Model.info = {**Model.info, "trained_on_sha256": "0" * 64}
     assert _training_data_note(gold, Model()) is None
     assert _training_data_note(gold, None) is None
+
+
+# --- keyphrase benchmarks ---------------------------------------------------
+
+
+def test_keyphrase_protocol_lowercases_and_stems_every_word():
+    from kg.evaluate.keyphrases import stemmed
+
+    assert stemmed("Video Servers") == stemmed("video server")
+    assert stemmed("response-times") == stemmed("response times")
+    assert stemmed("selection algorithm") != stemmed("efficient retrieval selection algorithm")
+
+
+def test_f1_at_k_counts_distinct_predictions_and_all_gold():
+    from kg.evaluate.keyphrases import at_k
+
+    ranked = ["video servers", "video server", "response time", "storage", "higher education"]
+    gold = ["video server", "higher education", "not in the text at all"]
+    # the stemmed duplicate is one prediction; "higher education" is 4th, out of the top 2
+    assert at_k(ranked, gold, 2) == Counts(1, 3, 2, 1)
+    assert at_k(ranked, gold, 10) == Counts(1, 3, 4, 2)
+
+
+def test_candidate_recall_counts_only_gold_found_in_the_text():
+    from kg.evaluate.keyphrases import candidate_recall
+
+    text = "Video servers answer requests. Response times grow with load."
+    got = candidate_recall(["video servers", "load"], ["video server", "response time", "x"], text)
+    assert got == Counts(1, 2, 2, 1)
+
+
+def test_keyphrase_gold_is_scored_at_5_and_10_with_candidate_recall(tmp_path):
+    path = write_jsonl(
+        tmp_path / "inspec.jsonl",
+        {"id": "i1", "title": "Video servers", "abstract": "Response times.", "keyphrases":
+         ["video servers", "response times"]},
+    )  # fmt: skip
+    [g] = load_gold(path)
+    assert g.keyphrases == ("video servers", "response times") and g.scorable
+    pred = Prediction(
+        ranked=(Predicted(("response time",)), Predicted(("video",))),
+        candidates=("video servers", "response time", "video"),
+    )
+    report = score([pred], [g])
+    assert report.figures["keyphrase@5"] == Counts(1, 2, 2, 1)
+    assert report.figures["candidate recall"] == Counts(1, 2, 3, 2)
+    assert "method+problem" not in report.figures
+
+
+def test_every_link_is_scored_and_precision_by_confidence():
+    g = gold(["SGD"], ["heavy-tailed noise"])
+    sure, unsure = Predicted(("SGD",)), Predicted(("token",))
+    pred = Prediction(methods=(sure, unsure), ranked=(sure, unsure), confidence=(0.8, 0.4))
+    report = score([pred], [g])
+    assert report.figures["method+problem"] == Counts(1, 2, 2, 1)
+    assert report.figures["method+problem >=0.5"] == Counts(1, 2, 1, 1)
+    assert report.figures["method+problem >=0.3"] == Counts(1, 2, 2, 1)
+
+
+def test_weak_mentions_the_graph_links_are_predictions_of_their_kind():
+    from kg.lexicon import variant_key
+    from kg.taxonomy import load_taxonomy
+
+    class Stub:
+        taxonomy = load_taxonomy()
+
+    weak = Mention("score matching", Role.USES, 0.6, "s", selected=False)
+    lone = Mention("token", Role.USES, 0.6, "s", selected=False)
+    pred = KgPredictor(Stub()).prediction(
+        [Mention("SGD", Role.USES, 0.9, "s"), weak, lone],
+        linked={"score-matching"},
+        key_of={variant_key("score matching"): "score-matching", variant_key("token"): "token"},
+    )
+    assert [p.text for p in pred.methods] == ["SGD", "score matching"]
+    assert pred.confidence == (0.9, 0.6)

@@ -14,6 +14,9 @@ Gold format: JSON Lines, one object per paper.
 - ICLR records: ``primary_area`` is the gold area (top-1/top-3 accuracy of the
   ICLR areas that the predicted fields map to) and ``keywords`` are the
   author keywords (recall among everything extracted).
+- Keyphrase benchmarks (Inspec, SemEval-2017): ``keyphrases`` is the list of
+  gold keyphrases, scored by the literature's protocol
+  (:mod:`kg.evaluate.keyphrases`).
 """
 
 from __future__ import annotations
@@ -43,18 +46,27 @@ class GoldPaper:
     fields: tuple[str, ...] | None = None
     area: str | None = None
     keywords: tuple[str, ...] | None = None
+    keyphrases: tuple[str, ...] | None = None
 
     @property
     def scorable(self) -> bool:
         return any(
             x is not None
-            for x in (self.methods, self.problems, self.fields, self.area, self.keywords)
+            for x in (
+                self.methods,
+                self.problems,
+                self.fields,
+                self.area,
+                self.keywords,
+                self.keyphrases,
+            )
         )
 
 
 _GOLD_HELP = (
     "each line must be one JSON object with 'abstract' (or 'text') and gold lists "
-    "'methods', 'problems' and/or 'fields', SciERC 'entities', or ICLR 'primary_area'/'keywords'"
+    "'methods', 'problems' and/or 'fields', SciERC 'entities', ICLR 'primary_area'/'keywords', "
+    "or benchmark 'keyphrases'"
 )
 
 
@@ -131,6 +143,7 @@ def _gold_record(value: dict[str, Any], source: str, index: int) -> GoldPaper:
         fields=_strings(value, "fields", source),
         area=area.strip() or None if area else None,
         keywords=_strings({"keywords": keywords}, "keywords", source),
+        keyphrases=_strings(value, "keyphrases", source),
     )
 
 

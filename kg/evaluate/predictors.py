@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from kg.concepts import canonicalize
@@ -33,9 +33,11 @@ class Prediction:
         phrases: Untyped concepts (a baseline that does not type).
         fields: Predicted fields, best first, as their labels.
         areas: Distinct gold-scheme areas (ICLR) the fields map to, best first.
-        mentioned: Concepts the paper is linked to only as mentioning them
-            (untyped, so not scored as methods or problems; keyword recall
-            counts them).
+        ranked: Methods, problems and phrases, most confident first (what
+            keyphrase benchmarks score at 5 and 10).
+        confidence: The confidence of each of ``ranked``, when the system gives one.
+        candidates: Every phrase the system considered, chosen or not (for
+            candidate recall); empty when the system does not say.
     """
 
     methods: tuple[Predicted, ...] = ()
@@ -43,7 +45,9 @@ class Prediction:
     phrases: tuple[Predicted, ...] = ()
     fields: tuple[Predicted, ...] = ()
     areas: tuple[str, ...] = ()
-    mentioned: tuple[Predicted, ...] = ()
+    ranked: tuple[Predicted, ...] = ()
+    confidence: tuple[float, ...] = ()
+    candidates: tuple[str, ...] = ()
 
     @property
     def concepts(self) -> tuple[Predicted, ...]:
@@ -102,7 +106,12 @@ class KgPredictor:
         mentions = self.extractor.extract(papers, progress=step)
         concepts, links = canonicalize(mentions, self.taxonomy)
         self.graph = knowledge_graph(papers, concepts, links, self.taxonomy, self.rule)
-        return self.predictions(papers, mentions, concepts, links)
+        predictions = self.predictions(papers, mentions, concepts, links)
+        phrases = self.extractor.candidate_phrases(papers)
+        return [
+            replace(pred, candidates=tuple(found))
+            for pred, found in zip(predictions, phrases, strict=True)
+        ]
 
     def predictions(
         self,
@@ -129,8 +138,12 @@ class KgPredictor:
         linked: set[str] | None = None,
         key_of: Mapping[str, str] | None = None,
     ) -> Prediction:
-        """One paper's mentions as a :class:`Prediction`: the kept ones, typed, and the weak
-        ones its graph links it to (``linked`` concept keys), as mentioned."""
+        """One paper's mentions as a :class:`Prediction`: every link its graph holds.
+
+        The kept mentions, and the weak ones the graph links it to (``linked``
+        concept keys) as the kind they would most likely be: a user sees both,
+        so both are scored.
+        """
 
         def concept(m: Mention) -> Predicted:
             return Predicted((m.text, m.expansion) if m.expansion else (m.text,))
@@ -139,9 +152,12 @@ class KgPredictor:
             keys = {variant_key(f) for f in (m.text, m.expansion) if f}
             return any((key_of or {}).get(k) in (linked or set()) for k in keys)
 
-        weak = [m for m in mentions if not m.selected and promoted(m)]
-        mentions = [m for m in mentions if m.selected]
-        fields = sorted((m for m in mentions if m.kind is Kind.FIELD), key=lambda m: -m.score)
+        linked_mentions = [m for m in mentions if m.selected or promoted(m)]
+        mentions = [m for m in linked_mentions if m.kind is not Kind.FIELD]
+        fields = sorted(
+            (m for m in linked_mentions if m.kind is Kind.FIELD), key=lambda m: -m.score
+        )
+        ranked = sorted(mentions, key=lambda m: -m.score)
         areas: list[str] = []
         for m in fields:
             # The strongest mapping only (closeMatch before broadMatch), as in bench/.
@@ -153,7 +169,8 @@ class KgPredictor:
             problems=tuple(concept(m) for m in mentions if m.kind is Kind.PROBLEM),
             fields=tuple(self._field(m.text) for m in fields),
             areas=tuple(areas),
-            mentioned=tuple(concept(m) for m in weak),
+            ranked=tuple(concept(m) for m in ranked),
+            confidence=tuple(m.score for m in ranked),
         )
 
     def _field(self, key: str) -> Predicted:
@@ -186,4 +203,7 @@ class KeyBERTBaseline:
             )
             if progress:
                 progress(f"extracting ({self.name})", len(ranked), len(papers))
-        return [Prediction(phrases=tuple(Predicted((k,)) for k, _ in r)) for r in ranked]
+        return [
+            Prediction(phrases=(found := tuple(Predicted((k,)) for k, _ in r)), ranked=found)
+            for r in ranked
+        ]

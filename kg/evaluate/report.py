@@ -17,22 +17,24 @@ def format_report(report: Report) -> str:
         f"kg eval {report.gold_path}: {report.papers} papers, system {report.system}, "
         f"extraction {report.seconds:.1f} s ({rate:.2f} papers/s)",
         "",
-        f"{'figure':16} {'papers':>6} {'gold':>6} {'pred':>6} {'match':>6} "
+        f"{'figure':20} {'papers':>6} {'gold':>6} {'pred':>6} {'match':>6} "
         f"{'P':>6} {'R':>6} {'F1':>6}",
     ]
+    recalls = {"keyword": "keyword recall", "candidate recall": "candidate recall"}
     for name, c in report.figures.items():
-        if name == "keyword":
+        if name in recalls:
             continue
         lines.append(
-            f"{name:16} {c.papers:6d} {c.gold:6d} {c.predicted:6d} {c.matched:6d} "
+            f"{name:20} {c.papers:6d} {c.gold:6d} {c.predicted:6d} {c.matched:6d} "
             f"{c.precision:6.3f} {c.recall:6.3f} {c.f1:6.3f}"
         )
-    if "keyword" in report.figures:
-        c = report.figures["keyword"]
-        lines.append(
-            f"{'keyword recall':16} {c.papers:6d} {c.gold:6d} {c.predicted:6d} {c.matched:6d} "
-            f"{'':>6} {c.recall:6.3f}"
-        )
+    for name, title in recalls.items():
+        if name in report.figures:
+            c = report.figures[name]
+            lines.append(
+                f"{title:20} {c.papers:6d} {c.gold:6d} {c.predicted:6d} {c.matched:6d} "
+                f"{'':>6} {c.recall:6.3f}"
+            )
     if report.areas is not None:
         a = report.areas
         lines += [

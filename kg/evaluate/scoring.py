@@ -9,45 +9,38 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from kg.evaluate import keyphrases
+from kg.evaluate.counts import Counts
 from kg.evaluate.gold import GoldPaper
 from kg.evaluate.links import LinkFigures
 from kg.evaluate.matching import Predicted, match, unique_gold
 from kg.evaluate.predictors import Prediction
 
-__all__ = ["FIGURES", "Counts", "AreaAccuracy", "Report", "score"]
+__all__ = [
+    "FIGURES",
+    "KEYPHRASE_CUTOFFS",
+    "CONFIDENCE_LEVELS",
+    "Counts",
+    "AreaAccuracy",
+    "Report",
+    "score",
+]
 
-FIGURES = ("method+problem", "method", "problem", "field", "keyword")
-
-
-@dataclass(frozen=True)
-class Counts:
-    """Micro-averaged counts of one figure."""
-
-    papers: int = 0
-    gold: int = 0
-    predicted: int = 0
-    matched: int = 0
-
-    @property
-    def precision(self) -> float:
-        return self.matched / self.predicted if self.predicted else 0.0
-
-    @property
-    def recall(self) -> float:
-        return self.matched / self.gold if self.gold else 0.0
-
-    @property
-    def f1(self) -> float:
-        p, r = self.precision, self.recall
-        return 2 * p * r / (p + r) if p + r else 0.0
-
-    def __add__(self, other: Counts) -> Counts:
-        return Counts(
-            self.papers + other.papers,
-            self.gold + other.gold,
-            self.predicted + other.predicted,
-            self.matched + other.matched,
-        )
+FIGURES = (
+    "method+problem",
+    "method",
+    "problem",
+    "field",
+    "keyword",
+    "keyphrase@5",
+    "keyphrase@10",
+    "candidate recall",
+)
+#: The cut-offs keyphrase benchmarks are reported at (F1@5, F1@10).
+KEYPHRASE_CUTOFFS = (5, 10)
+#: Confidence thresholds a user may pick: method+problem is also scored on the
+#: links at or above each (``method+problem >=0.5``).
+CONFIDENCE_LEVELS = (0.3, 0.5, 0.7)
 
 
 @dataclass(frozen=True)
@@ -106,6 +99,10 @@ def score(
     for pred, g in zip(predictions, gold, strict=True):
         if g.methods is not None and g.problems is not None:
             totals["method+problem"] += _counts(pred.concepts, g.methods + g.problems)
+            for level in CONFIDENCE_LEVELS if pred.confidence else ():
+                sure = [p for p, c in zip(pred.ranked, pred.confidence, strict=True) if c >= level]
+                name = f"method+problem >={level}"
+                totals[name] = totals.get(name, Counts()) + _counts(sure, g.methods + g.problems)
         if typed and g.methods is not None:
             totals["method"] += _counts(pred.methods, g.methods)
         if typed and g.problems is not None:
@@ -113,7 +110,20 @@ def score(
         if typed and g.fields is not None:
             totals["field"] += _counts(pred.fields, g.fields)
         if g.keywords is not None:
-            totals["keyword"] += _counts(pred.concepts + pred.mentioned + pred.fields, g.keywords)
+            totals["keyword"] += _counts(pred.concepts + pred.fields, g.keywords)
+        if g.keyphrases is not None:
+            ranked = [p.text for p in pred.ranked]
+            for k in KEYPHRASE_CUTOFFS:
+                totals[f"keyphrase@{k}"] += keyphrases.at_k(ranked, g.keyphrases, k)
+            if pred.candidates:
+                text = f"{g.title}. {g.text}" if g.title else g.text
+                totals["candidate recall"] += keyphrases.candidate_recall(
+                    pred.candidates, g.keyphrases, text
+                )
+        elif pred.candidates and g.methods is not None and g.problems is not None:
+            totals["candidate recall"] += keyphrases.lenient_candidate_recall(
+                pred.candidates, g.methods + g.problems, g.text
+            )
         if typed and g.area is not None:
             areas = AreaAccuracy(
                 areas.papers + 1,
