@@ -116,18 +116,36 @@ def test_keys_are_iri_safe_and_stable():
     assert variant_key("Heavy-tailed noise") == variant_key("heavy tailed noises")
 
 
-def test_undefined_acronym_joins_the_one_phrase_it_abbreviates(taxonomy):
+def test_undefined_acronym_joins_the_phrase_it_abbreviates_in_the_same_paper(taxonomy):
     concepts, _ = canonicalize(
-        {"a": [m("LoRA")], "b": [m("low-rank adaptation")], "c": [m("GNN")]}, taxonomy
+        {"a": [m("LoRA"), m("low-rank adaptation")], "b": [m("LoRA")], "c": [m("GNN")]},
+        taxonomy,
     )
     labels = by_label(concepts)
     assert set(labels) == {"LoRA", "GNN"}
     assert labels["LoRA"].alt_labels == ("low-rank adaptation",)
 
 
+@pytest.mark.parametrize(
+    "acronym, phrase",
+    [
+        # the patterns behind wrong merges seen in real builds, on other words
+        ("CVaR", "control variate"),  # letters of the phrase, in order
+        ("NSG", "normalized stochastic gradient"),  # a paper's own phrase, another's acronym
+        ("DCA", "the deterministic case"),  # a phrase with a function word
+        ("LoRA", "low-rank adaptation"),  # a true expansion, but only in another paper
+    ],
+)
+def test_letters_alone_never_join_papers(taxonomy, acronym, phrase):
+    concepts, links = canonicalize({"a": [m(acronym)], "b": [m(phrase)]}, taxonomy)
+    assert {c.label for c in own(concepts)} >= {acronym, phrase}
+    assert by_label(concepts)[acronym].alt_labels == ()
+    assert len({k.concept_key for k in links if k.role is not Role.IN_FIELD}) == 2
+
+
 def test_acronym_that_fits_two_phrases_is_not_guessed(taxonomy):
     concepts, _ = canonicalize(
-        {"a": [m("GNN")], "b": [m("graph neural network")], "c": [m("gated neural network")]},
+        {"a": [m("GNN"), m("graph neural network"), m("gated neural network")]},
         taxonomy,
     )
     named = {c.label for c in own(concepts)}
@@ -166,3 +184,15 @@ def test_a_weak_mention_links_only_when_another_paper_mentions_it(taxonomy):
         ("a", 0.3),
         ("b", 0.5),
     }
+
+
+def test_a_concept_with_and_without_its_kind_noun_is_one(taxonomy):
+    concepts, links = canonicalize(
+        {"a": [m("Transformer model")], "b": [m("transformer")], "c": [m("recommender systems")],
+         "d": [m("recommender")], "e": [m("diffusion")]},
+        taxonomy,
+    )  # fmt: skip
+    labels = {c.label.casefold(): c for c in own(concepts)}
+    assert len(own(concepts)) == 3
+    assert "diffusion" in labels  # no "diffusion model" in the corpus: nothing to merge
+    assert len({k.concept_key for k in links if k.paper_id in "ab"}) == 1

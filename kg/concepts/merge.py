@@ -25,6 +25,7 @@ from networkx.utils import UnionFind
 from kg.concepts.hierarchy import with_broader
 from kg.concepts.keys import slug, variant_key
 from kg.lexicon import (
+    KIND_NOUNS,
     STOP_WORDS,
     abbreviates,
     acronym_letters,
@@ -72,7 +73,7 @@ def canonicalize(mentions: Mentions, taxonomy: Taxonomy) -> tuple[list[Concept],
         and links sorted by paper id then concept key.
     """
     meanings = _meanings(mentions)
-    group_of = _grouping(meanings)
+    group_of = _grouping(meanings, _kind_noun_variants(mentions))
     papers_of: dict[str, set[str]] = defaultdict(set)
     for paper_id, ms in mentions.items():
         for m in ms:
@@ -141,8 +142,34 @@ def _meanings(mentions: Mentions) -> dict[str, set[str]]:
     return meanings
 
 
-def _grouping(meanings: Mapping[str, set[str]]):  # type: ignore[no-untyped-def]
-    """A function from a mention to its group: an acronym and its one meaning are one group.
+def _kind_noun_variants(mentions: Mentions) -> list[tuple[str, str]]:
+    """Pairs of keys that name one concept with and without a kind noun.
+
+    "Transformer model" and "transformer", "recommender systems" and
+    "recommender": the head says what kind of thing the rest names, so the two
+    are one concept when the corpus uses both forms.
+    """
+    keys = {
+        variant_key(m.text): m.text
+        for ms in mentions.values()
+        for m in ms
+        if m.role is not Role.IN_FIELD
+    }
+    pairs = []
+    for key, text in keys.items():
+        words = text.split()
+        if len(words) > 1 and singular(words[-1]).lower() in KIND_NOUNS:
+            bare = variant_key(" ".join(words[:-1]))
+            if bare in keys and bare != key:
+                pairs.append((key, bare))
+    return pairs
+
+
+def _grouping(  # type: ignore[no-untyped-def]
+    meanings: Mapping[str, set[str]], variants: Sequence[tuple[str, str]] = ()
+):
+    """A function from a mention to its group: an acronym and its one meaning are one group,
+    and so are the forms of a concept with and without a kind noun (``variants``).
 
     A group is named by the smallest variant key in it, so names do not depend
     on the order in which papers were read.
@@ -151,6 +178,8 @@ def _grouping(meanings: Mapping[str, set[str]]):  # type: ignore[no-untyped-def]
     for acr, expansions in meanings.items():
         if len(expansions) == 1:
             sets.union(acr, next(iter(expansions)))
+    for a, b in variants:
+        sets.union(a, b)
     name = {member: min(s) for s in sets.to_sets() for member in s}
 
     def group_of(m: Mention) -> str:
@@ -196,42 +225,48 @@ def _concepts(groups: Mapping[str, _Group], taxonomy: Taxonomy) -> dict[str, Con
 
 
 def _infer_meanings(mentions: Mentions, meanings: dict[str, set[str]]) -> None:
-    """Give an acronym no paper defines the one phrase in the corpus it abbreviates.
+    """Give an acronym no paper defines the phrase it abbreviates in the same paper.
 
-    "LoRA" in one paper and "low-rank adaptation" in another become one
-    concept; an acronym that could stand for two phrases is left alone.
-    Phrases are indexed by the initials of their content words, which an
-    acronym's letters must contain in order, so only those are tried.
+    "LoRA" and "low-rank adaptation" in one abstract that never writes
+    "low-rank adaptation (LoRA)" become one concept. Letters alone never join
+    papers: an acronym in one paper and a phrase in another stay apart
+    ("CVaR" is not "control variate"), and an acronym whose papers point to
+    different phrases is left alone. Phrases are indexed by the initials of
+    their content words, which an acronym's letters must contain in order, so
+    only those are tried.
     """
-    phrases: dict[str, str] = {}
-    acronyms: dict[str, str] = {}
-    for ms in mentions.values():
-        for m in ms:
+    options: dict[str, set[str]] = defaultdict(set)
+    for paper_id in sorted(mentions):
+        phrases: dict[str, str] = {}
+        acronyms: dict[str, str] = {}
+        for m in mentions[paper_id]:
             if m.role is Role.IN_FIELD:
                 continue
             if is_acronym(m.text):
                 acronyms.setdefault(variant_key(m.text), m.text)
             elif " " in m.text:
                 phrases.setdefault(variant_key(m.text), m.text)
-    by_initials: dict[str, dict[str, str]] = defaultdict(dict)
-    spelt = {k: spelt_from(phrase) for k, phrase in phrases.items()}
-    for k, phrase in phrases.items():
-        by_initials[_initials(phrase)][k] = phrase
-    for key, acronym in sorted(acronyms.items()):
-        if meanings.get(key):
+        if not acronyms or not phrases:
             continue
-        letters = acronym_letters(acronym)
-        if len(letters) > _LONGEST_ACRONYM:
-            continue  # a long name ("MongeAmpereEquation"), not an acronym of a phrase
-        tried = [p for i in _ordered_subsets(letters) for p in by_initials.get(i, {}).items()]
-        # the subsequence test is necessary and quick: it leaves 1 in 20 phrases to try
-        options = {
-            k
-            for k, phrase in tried
-            if is_subsequence(letters, spelt[k]) and abbreviates(acronym, phrase)
-        }
-        if len(options) == 1:
-            meanings[key] = options
+        by_initials: dict[str, dict[str, str]] = defaultdict(dict)
+        for k, phrase in phrases.items():
+            by_initials[_initials(phrase)][k] = phrase
+        for key, acronym in acronyms.items():
+            if meanings.get(key):
+                continue
+            letters = acronym_letters(acronym)
+            if len(letters) > _LONGEST_ACRONYM:
+                continue  # a long name ("MongeAmpereEquation"), not an acronym of a phrase
+            tried = [p for i in _ordered_subsets(letters) for p in by_initials.get(i, {}).items()]
+            # the subsequence test is necessary and quick: it leaves 1 in 20 phrases to try
+            options[key] |= {
+                k
+                for k, phrase in tried
+                if is_subsequence(letters, spelt_from(phrase)) and abbreviates(acronym, phrase)
+            }
+    for key, found in options.items():
+        if len(found) == 1:
+            meanings[key] = found
 
 
 def _initials(phrase: str) -> str:
