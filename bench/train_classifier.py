@@ -1,13 +1,21 @@
-"""Train kg's candidate classifier on SciERC's training split.
+"""Train kg's candidate classifier on SciERC train and Inspec train, with 5-fold CV.
 
-    .venv/bin/python bench/train_classifier.py [--data ../shared/data/scierc_train.jsonl]
+    .venv/bin/python bench/candidate_tables.py          # once: candidates, features, labels
+    .venv/bin/python bench/train_classifier.py [--tables /tmp/kg-tables.pkl]
 
-Labels: a candidate is a *method* when it matches a gold Method entity of its
-abstract under kg eval's matching rule, a *problem* when it matches a gold
-Task, else *none*. The model is a multinomial logistic regression; the
-decision thresholds are chosen by 5-fold cross-validation on the training
-split to maximise document-level Method+Task F1. SciERC's development split
-is never read here: it is what ``kg eval`` reports on. Writes
+Two logistic regressions over the same features (:mod:`kg.extract.classify`):
+*concept* (is the candidate a keyphrase of its abstract: a SciERC Method or
+Task entity, or an Inspec keyphrase) and *kind* (a method rather than a
+problem, from SciERC only). Each dataset weighs the same in the concept model,
+whatever its size.
+
+The decision thresholds (per kind, and the floor of weak mentions) are chosen
+by 5-fold cross-validation over abstracts: each fold's model runs kg's own
+selection (:func:`kg.extract.select.classified`, ``select_mentions``,
+``weak_mentions``) on the abstracts it did not see, and the thresholds that
+maximise the mean of SciERC's Method+Task F1 (every link, weak ones included)
+and Inspec's keyphrase F1@10 are kept. The figures printed are out of fold.
+SciERC dev and Inspec's test split are never read. Writes
 ``kg/extract/models/candidate_classifier.json``.
 """
 
@@ -15,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import pickle
 import sys
 import time
 from pathlib import Path
@@ -26,58 +35,35 @@ from sklearn.model_selection import KFold
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kg.evaluate.gold import load_gold  # noqa: E402
-from kg.evaluate.matching import Predicted, match, same_concept  # noqa: E402
-from kg.extract import Extractor, load_model  # noqa: E402
-from kg.extract.classify import _HAND_FEATURES, CLASSES, CandidateClassifier  # noqa: E402
-from kg.model import Paper  # noqa: E402
-from kg.text import clean, sentences  # noqa: E402
+from kg.evaluate.counts import Counts  # noqa: E402
+from kg.evaluate.keyphrases import at_k  # noqa: E402
+from kg.evaluate.matching import Predicted, match, unique_gold  # noqa: E402
+from kg.extract.classify import _HAND_FEATURES, CandidateClassifier  # noqa: E402
+from kg.extract.extractor import Settings  # noqa: E402
+from kg.extract.select import classified, select_mentions, weak_mentions  # noqa: E402
+from kg.model import Kind  # noqa: E402
 
-GRID = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
-MAX_PER_DOC = 7
-
-
-def label(forms: list[str], methods: tuple[str, ...], tasks: tuple[str, ...]) -> int:
-    for kind, gold in ((1, methods), (2, tasks)):
-        if any(same_concept(f, g) for f in forms for g in gold):
-            return kind
-    return 0
-
-
-def table(extractor: Extractor, gold) -> list[dict]:
-    """Candidates, features and labels of every gold abstract."""
-    papers = [Paper(id=g.id, abstract=g.text, text=clean(g.text)) for g in gold]
-    rows = []
-    for start in range(0, len(papers), 64):
-        batch = papers[start : start + 64]
-        tables = extractor.candidate_tables(batch, [sentences(p.text) or [p.text] for p in batch])
-        for g, t in zip(gold[start : start + 64], tables, strict=True):
-            forms = [[c.text] + ([c.expansion] if c.expansion else []) for c in t.candidates]
-            rows.append(
-                {
-                    "X": t.features,
-                    "y": np.array([label(f, g.methods or (), g.problems or ()) for f in forms]),
-                    "forms": forms,
-                    "gold": list(g.methods or ()) + list(g.problems or ()),
-                    "proposed": [c.proposed for c in t.candidates],
-                }
-            )
-    return rows
+KIND_GRID = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
+WEAK_GRID = (0.4, 0.5, 0.6, 0.7, 0.8, 1.01)  # 1.01: no weak mentions at all
 
 
 def fit(rows: list[dict], C: float) -> CandidateClassifier:
-    X = np.vstack([r["X"] for r in rows])
+    X = np.vstack([r["table"].features for r in rows])
     y = np.concatenate([r["y"] for r in rows])
+    scierc = np.concatenate([np.full(len(r["y"]), r["dataset"] == "scierc") for r in rows])
     k = len(_HAND_FEATURES)
     mean = X[:, :k].mean(axis=0)
     scale = X[:, :k].std(axis=0) + 1e-6
     Xs = X.copy()
     Xs[:, :k] = (Xs[:, :k] - mean) / scale
-    model = LogisticRegression(C=C, max_iter=3000).fit(Xs, y)
-    order = [list(model.classes_).index(i) for i in range(len(CLASSES))]
+    # Each dataset weighs the same in the concept model.
+    weight = np.where(scierc, (~scierc).sum() / max(1, scierc.sum()), 1.0)
+    concept = LogisticRegression(C=C, max_iter=3000).fit(Xs, y > 0, sample_weight=weight)
+    typed = scierc & (y > 0)
+    kind = LogisticRegression(C=C, max_iter=3000).fit(Xs[typed], y[typed] == 1)
     return CandidateClassifier(
-        coef=model.coef_[order].astype(np.float32),
-        intercept=model.intercept_[order].astype(np.float32),
+        coef=np.vstack([concept.coef_[0], kind.coef_[0]]).astype(np.float32),
+        intercept=np.array([concept.intercept_[0], kind.intercept_[0]], np.float32),
         mean=mean.astype(np.float32),
         scale=scale.astype(np.float32),
         thresholds={"method": 0.5, "problem": 0.5},
@@ -85,35 +71,47 @@ def fit(rows: list[dict], C: float) -> CandidateClassifier:
     )
 
 
-def predictions(clf: CandidateClassifier, row: dict, tm: float, tp: float) -> list[Predicted]:
-    """What extraction would output for one abstract at these thresholds (untyped)."""
-    if not len(row["forms"]):
-        return []
-    P = clf.probabilities(row["X"])
-    chosen = []
-    for i in np.argsort(-(P[:, 1] + P[:, 2]), kind="stable"):
-        if P[i, 1] >= tm or P[i, 2] >= tp or row["proposed"][i]:
-            chosen.append(Predicted(tuple(row["forms"][i])))
-    return chosen[:MAX_PER_DOC]
+def with_thresholds(clf: CandidateClassifier, tm: float, tp: float) -> CandidateClassifier:
+    return CandidateClassifier(
+        clf.coef, clf.intercept, clf.mean, clf.scale, {"method": tm, "problem": tp}, ""
+    )
 
 
-def f1(clf: CandidateClassifier, rows: list[dict], tm: float, tp: float) -> tuple[float, ...]:
-    matched = predicted = gold = 0
+def linked(clf: CandidateClassifier, row: dict) -> tuple[list, list]:
+    """The mentions kg would keep for one abstract, and its weak mentions."""
+    s = Settings()
+    scored = classified(row["table"], clf)
+    limits = {Kind.METHOD: s.max_methods, Kind.PROBLEM: s.max_problems}
+    kept = select_mentions(scored, row["sentences"], limits, s.min_relevance)
+    return kept, weak_mentions(scored, row["sentences"], kept, floor=min(WEAK_GRID))
+
+
+def figures(clf: CandidateClassifier, rows: list[dict]) -> dict[float, dict[str, Counts]]:
+    """Out-of-fold counts at every weak floor of :data:`WEAK_GRID`."""
+    out = {
+        wf: {"scierc": Counts(), "inspec@5": Counts(), "inspec@10": Counts()} for wf in WEAK_GRID
+    }
     for r in rows:
-        preds = predictions(clf, r, tm, tp)
-        matched += match(preds, r["gold"])
-        predicted += len(preds)
-        gold += len({g.casefold() for g in r["gold"]})
-    p = matched / predicted if predicted else 0.0
-    rec = matched / gold if gold else 0.0
-    return (2 * p * rec / (p + rec) if p + rec else 0.0), p, rec
+        kept, weak = linked(clf, r)
+        for wf, acc in out.items():
+            mentions = kept + [m for m in weak if m.score >= wf]
+            if r["dataset"] == "scierc":
+                preds = [
+                    Predicted((m.text, m.expansion) if m.expansion else (m.text,)) for m in mentions
+                ]
+                acc["scierc"] += Counts(
+                    1, len(unique_gold(r["gold"])), len(preds), match(preds, r["gold"])
+                )
+            else:
+                ranked = [m.text for m in sorted(mentions, key=lambda m: -m.score)]
+                acc["inspec@5"] += at_k(ranked, r["gold"], 5)
+                acc["inspec@10"] += at_k(ranked, r["gold"], 10)
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument(
-        "--data", default=str(ROOT.parent / "shared" / "data" / "scierc_train.jsonl")
-    )
+    parser.add_argument("--tables", default="/tmp/kg-tables.pkl")
     parser.add_argument(
         "--out", default=str(ROOT / "kg" / "extract" / "models" / "candidate_classifier.json")
     )
@@ -121,37 +119,53 @@ def main() -> None:
     args = parser.parse_args()
 
     start = time.time()
-    gold = [g for g in load_gold(args.data) if g.methods is not None]
-    extractor = Extractor(load_model(), classifier=None)
-    rows = table(extractor, gold)
-    print(
-        f"{len(gold)} abstracts, {sum(len(r['y']) for r in rows)} candidates, "
-        f"{time.time() - start:.0f}s",
-        file=sys.stderr,
-    )
+    with open(args.tables, "rb") as f:
+        rows = pickle.load(f)
+    print(f"{len(rows)} abstracts, {sum(len(r['y']) for r in rows)} candidates", file=sys.stderr)
 
-    scores: dict[tuple[float, float], list[float]] = {}
+    grid = list(itertools.product(KIND_GRID, KIND_GRID))
+    totals: dict[tuple[float, float, float], dict[str, Counts]] = {}
     folds = KFold(5, shuffle=True, random_state=0).split(rows)
-    for train_idx, test_idx in folds:
+    for n, (train_idx, test_idx) in enumerate(folds, start=1):
         clf = fit([rows[i] for i in train_idx], args.C)
-        for tm, tp in itertools.product(GRID, GRID):
-            scores.setdefault((tm, tp), []).append(f1(clf, [rows[i] for i in test_idx], tm, tp)[0])
-    (tm, tp), best = max(scores.items(), key=lambda kv: (np.mean(kv[1]), -kv[0][0] - kv[0][1]))
-    print(
-        f"cross-validated F1 {np.mean(best):.3f} at thresholds method {tm}, problem {tp}",
-        file=sys.stderr,
+        held = [rows[i] for i in test_idx]
+        for tm, tp in grid:
+            for wf, got in figures(with_thresholds(clf, tm, tp), held).items():
+                acc = totals.setdefault((tm, tp, wf), {k: Counts() for k in got})
+                for k, c in got.items():
+                    acc[k] += c
+        print(f"fold {n}/5 done, {time.time() - start:.0f}s", file=sys.stderr, flush=True)
+
+    def objective(item: tuple) -> float:
+        _, t = item
+        return (t["scierc"].f1 + t["inspec@10"].f1) / 2
+
+    (tm, tp, wf), best = max(totals.items(), key=objective)
+    summary = (
+        f"SciERC train Method+Task P {best['scierc'].precision:.3f} R {best['scierc'].recall:.3f} "
+        f"F1 {best['scierc'].f1:.3f}; Inspec train F1@5 {best['inspec@5'].f1:.3f} "
+        f"F1@10 {best['inspec@10'].f1:.3f}"
     )
+    print(f"out of fold at method {tm}, problem {tp}, weak floor {wf}: {summary}", file=sys.stderr)
+    for (a, b, c), t in sorted(totals.items(), key=objective, reverse=True)[:8]:
+        print(
+            f"  {a} {b} {c}: SciERC P {t['scierc'].precision:.3f} F1 {t['scierc'].f1:.3f}, "
+            f"Inspec F1@10 {t['inspec@10'].f1:.3f}",
+            file=sys.stderr,
+        )
 
     final = fit(rows, args.C)
+    n_scierc = sum(r["dataset"] == "scierc" for r in rows)
     final = CandidateClassifier(
         final.coef,
         final.intercept,
         final.mean,
         final.scale,
-        thresholds={"method": tm, "problem": tp},
+        thresholds={"method": tm, "problem": tp, "weak": wf},
         trained_on=(
-            f"SciERC train split ({len(gold)} abstracts, Method/Task entities), "
-            f"logistic regression C={args.C}, thresholds by 5-fold CV (F1 {np.mean(best):.3f})"
+            f"SciERC train ({n_scierc} abstracts, Method/Task entities) and Inspec train "
+            f"({len(rows) - n_scierc} abstracts, keyphrases); logistic regressions C={args.C}; "
+            f"thresholds by 5-fold CV ({summary})"
         ),
     )
     out = Path(args.out)

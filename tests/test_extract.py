@@ -92,15 +92,16 @@ def test_an_abbreviated_name_is_a_method_unless_it_names_a_task():
 def test_rules_only_extraction_still_types_every_paper(fake_embedder):
     """Without the learned classifier (as when training it) the rules and prototypes decide.
 
-    Every paper gets a method and fields; "exploration", the RL paper's one
-    problem, is a field's name, so it is linked as that field instead.
+    Every paper gets a method and fields; "exploration", a word of general
+    English, is no concept alone, and the RL paper's fields say what it is about.
     """
     result = Extractor(fake_embedder, classifier=None).extract(papers())
     for paper in papers():
         kinds = {m.kind for m in result[paper.id] if m.selected}
         assert {Kind.METHOD, Kind.FIELD} <= kinds, result[paper.id]
     assert all(Kind.PROBLEM in {m.kind for m in result[p]} for p in ("seg", "opt"))
-    assert "exploration" in {m.text for m in result["rl"] if m.kind is Kind.FIELD}
+    assert "exploration" not in {m.text for m in result["rl"] if m.kind is not Kind.FIELD}
+    assert "reinforcement-learning" in {m.text for m in result["rl"] if m.kind is Kind.FIELD}
 
 
 def test_a_proposed_name_keeps_the_confidence_such_names_earn():
@@ -113,8 +114,8 @@ def test_a_proposed_name_keeps_the_confidence_such_names_earn():
 
     # A classifier that doubts everything: "not a concept" with probability 0.8.
     doubtful = CandidateClassifier(
-        coef=np.zeros((3, len(FEATURE_NAMES))),
-        intercept=np.log([0.8, 0.1, 0.1]),
+        coef=np.zeros((2, len(FEATURE_NAMES))),
+        intercept=np.array([np.log(0.2 / 0.8), 0.0]),
         mean=np.zeros(len(FEATURE_NAMES) - EMBEDDING_DIM),
         scale=np.ones(len(FEATURE_NAMES) - EMBEDDING_DIM),
         thresholds={"method": 0.5, "problem": 0.5},

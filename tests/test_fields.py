@@ -62,10 +62,19 @@ def test_assign_fields_returns_scored_fields_with_input_sentences(fake_scorer: F
             assert f.broader in keys[i + 1 :] and score[key] <= score[f.broader]
 
 
-def test_assign_fields_always_returns_something(fake_scorer: FieldScorer) -> None:
-    out = assign_fields("", [], fake_scorer, top_k=1)
-    assert len(out) >= 1
-    assert out[0][2] == ""
+def test_an_abstract_outside_the_taxonomy_gets_no_field(fake_scorer: FieldScorer) -> None:
+    text = "Brass bands rehearse marches for the harbour festival in the old town square."
+    assert assign_fields(text, [text], fake_scorer) == []
+
+
+def test_an_abstract_inside_the_taxonomy_always_gets_its_best_area(
+    fake_scorer: FieldScorer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kg.extract import fields
+
+    monkeypatch.setattr(fields, "_OUTSIDE_RAW", -1.0)  # everything is inside
+    out = assign_fields("", [], fake_scorer, top_k=1, min_score=1.0)
+    assert len(out) == 1 and out[0][2] == ""
 
 
 def test_batch_equals_single(fake_scorer: FieldScorer) -> None:

@@ -70,6 +70,7 @@ _LIBRARIES = (
     "scikit-learn",
     "numpy",
     "scipy",
+    "wordfreq",
 )
 
 

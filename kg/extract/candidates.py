@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from kg.extract.acronyms import acronyms
-from kg.extract.phrases import chunks, is_generic, spans, tokens, trim
+from kg.extract.phrases import chunks, is_generic, loose_chunks, spans, tokens, trim
 from kg.lexicon import (
     ESTABLISHED,
     GENERIC_NOUNS,
@@ -30,7 +30,10 @@ from kg.lexicon import (
 )
 from kg.model import Kind
 
-__all__ = ["Candidate", "candidates", "keyword_candidates"]
+__all__ = ["Candidate", "candidates", "keyword_candidates", "LOOSE_MAX_WORDS"]
+
+#: The longest phrase taken from the wider, loose runs (:func:`loose_chunks`).
+LOOSE_MAX_WORDS = 5
 
 _PROPOSE_CUE = re.compile(
     r"\b(?:we|this (?:paper|work)|our (?:paper|work))\s+(?:\w+\s+){0,3}?"
@@ -81,6 +84,9 @@ class Candidate:
         expansion: The long form, when the paper defines ``text`` as an acronym.
         keyword: True when the phrase is one of the record's author keywords
             (``sentence`` is -1 when the text does not use it).
+        loose: True when only the wider runs of :func:`loose_chunks` yield
+            it: it may hold a participle ("simulated annealing") or be no
+            phrase at all, which the learned ranker weighs.
     """
 
     text: str
@@ -89,6 +95,7 @@ class Candidate:
     proposed: bool = False
     expansion: str | None = None
     keyword: bool = False
+    loose: bool = False
 
 
 @dataclass(frozen=True)
@@ -202,6 +209,12 @@ def candidates(
                 seen[key] = _candidate(words, index, context, abstract)
                 if context.defines(sentence.find(" ".join(words)), len(key)):
                     defined_here.append(key)
+    for index, sentence in enumerate(sentences):
+        for run in loose_chunks(sentence):
+            for span in spans(run, LOOSE_MAX_WORDS):
+                text = " ".join(span)
+                if text.lower() not in seen and not is_generic(text):
+                    seen[text.lower()] = Candidate(text, index, _cue(text), loose=True)
     if not any(c.proposed for c in seen.values()):
         # An abstract that proposes nothing in so many words presents its method
         # by defining it: "Dropout is a technique for addressing this problem."

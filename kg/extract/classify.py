@@ -1,12 +1,20 @@
-"""A small learned classifier that decides which candidates are methods or problems.
+"""A small learned model that decides which candidates are concepts, and of which kind.
 
-The rules in :mod:`kg.extract.candidates` find phrases and cues; whether a phrase is a
-concept a researcher would annotate, and of which kind, is learned: a
-multinomial logistic regression over the phrase's MiniLM embedding, its
-KeyBERT relevance and the rule cues. It was trained on the SciERC training
-split (Method and Task entities; ``bench/train_classifier.py``) and ships as
-plain JSON weights in ``kg/extract/models/`` (no pickle), so inference is a
-dot product and a softmax.
+The rules in :mod:`kg.extract.candidates` find phrases and cues; whether a
+phrase is a concept a researcher would list as a keyword of the paper, and
+whether it is a method or a problem, is learned. Two logistic regressions over
+the same features (hand features, then the phrase's MiniLM embedding):
+
+- *concept*: is the phrase a keyphrase of its paper? Trained on SciERC train
+  (Method and Task entities) and Inspec train (indexer keyphrases);
+- *kind*: a method rather than a problem? Trained on SciERC's Method and Task
+  entities only.
+
+So ``P(method) = P(concept) * P(method | concept)``. The hand features include
+how common the phrase's words are in general English (``wordfreq``), so that
+specificity does not depend only on the papers being built. Both are trained
+by ``bench/train_classifier.py`` and ship as plain JSON weights in
+``kg/extract/models/`` (no pickle), so inference is two dot products.
 """
 
 from __future__ import annotations
@@ -18,12 +26,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from scipy.special import softmax
+from scipy.special import expit
 
 from kg.errors import ModelError
 from kg.extract.candidates import Candidate
 from kg.extract.embed import EMBEDDING_DIM
-from kg.lexicon import METHOD_HEADS, PROBLEM_HEADS, head, looks_like_name
+from kg.lexicon import (
+    METHOD_HEADS,
+    PROBLEM_HEADS,
+    WEAK_MODIFIERS,
+    head,
+    looks_like_name,
+    zipf,
+)
 from kg.model import Kind
 
 __all__ = [
@@ -57,6 +72,15 @@ _HAND_FEATURES = (
     "head_method",
     "head_problem",
     "capitalised",
+    "loose",
+    "zipf_min",
+    "zipf_max",
+    "zipf_head",
+    "weak_start",
+    "participle",
+    "digits",
+    "inside_others",
+    "holds_others",
 )
 FEATURE_NAMES = _HAND_FEATURES + tuple(f"e{i}" for i in range(EMBEDDING_DIM))
 
@@ -86,11 +110,15 @@ def features(
     rank = np.empty(n, np.float32)
     rank[order] = np.arange(n, dtype=np.float32) / max(1, n - 1)
     low = text.lower()
+    padded = [f" {c.text.lower()} " for c in cands]
     rows = []
     for i, c in enumerate(cands):
         words = c.text.split()
         count = occurrences(c.text.lower(), low)
         h = head(c.expansion or c.text)
+        freqs = [zipf(w) for w in words] or [0.0]
+        inside = sum(padded[i] in other for j, other in enumerate(padded) if j != i)
+        holds = sum(other in padded[i] for j, other in enumerate(padded) if j != i)
         rows.append(
             [
                 rel[i],
@@ -109,6 +137,15 @@ def features(
                 float(h in METHOD_HEADS),
                 float(h in PROBLEM_HEADS),
                 float(c.text[:1].isupper()),
+                float(c.loose),
+                min(freqs),
+                max(freqs),
+                zipf(words[-1]) if words else 0.0,
+                float(bool(words) and words[0].lower() in WEAK_MODIFIERS),
+                float(any(w.lower().endswith(("ing", "ed")) for w in words)),
+                float(any(ch.isdigit() for ch in c.text)),
+                math.log1p(inside),
+                math.log1p(holds),
             ]
         )
     return np.hstack([np.asarray(rows, np.float32), vectors.astype(np.float32)])
@@ -140,11 +177,12 @@ def _word_char(c: str) -> bool:
 
 @dataclass(frozen=True)
 class CandidateClassifier:
-    """Weights of the multinomial logistic regression and its decision thresholds.
+    """Weights of the two logistic regressions and the decision thresholds.
 
     Attributes:
-        coef: ``(len(CLASSES), len(FEATURE_NAMES))``.
-        intercept: ``(len(CLASSES),)``.
+        coef: ``(2, len(FEATURE_NAMES))``: row 0 the concept model, row 1 the
+            kind model (method against problem).
+        intercept: ``(2,)``.
         mean, scale: Standardisation of the hand features (embeddings are used as is).
         thresholds: Minimum probability for a candidate to count, per kind.
         trained_on: What the weights were learned from (shown in the README).
@@ -162,7 +200,8 @@ class CandidateClassifier:
         X = X.copy()
         k = len(_HAND_FEATURES)
         X[:, :k] = (X[:, :k] - self.mean) / self.scale
-        return np.asarray(softmax(X @ self.coef.T + self.intercept, axis=1))
+        concept, method = expit(X @ self.coef.T + self.intercept).T
+        return np.stack([1.0 - concept, concept * method, concept * (1.0 - method)], axis=1)
 
     def to_json(self) -> str:
         return json.dumps(
@@ -194,6 +233,7 @@ def load_classifier(path: str | Path = DEFAULT_CLASSIFIER) -> CandidateClassifie
     if (
         tuple(data.get("classes", ())) != CLASSES
         or tuple(data.get("features", ())) != FEATURE_NAMES
+        or np.shape(data.get("coef")) != (2, len(FEATURE_NAMES))
     ):
         raise ModelError(
             f"{path} was trained for other features or classes; retrain it with "

@@ -31,6 +31,7 @@ from kg.extract.fields import FieldScorer, assign_fields_batch
 from kg.extract.keywords import keybert_model, keywords
 from kg.extract.placement import TopicIndex, placed
 from kg.extract.select import (
+    WEAK_FLOOR,
     CandidateTable,
     Scored,
     classified,
@@ -40,13 +41,13 @@ from kg.extract.select import (
     weak_mentions,
     with_named_fields,
 )
-from kg.lexicon import lower_case_words
+from kg.lexicon import is_general_word, lower_case_words
 from kg.model import Kind, Mention, Paper, Role
 from kg.taxonomy import Taxonomy, load_taxonomy
 from kg.text import clean
 from kg.text import sentences as split_sentences
 
-__all__ = ["Settings", "Extractor"]
+__all__ = ["Settings", "Extractor", "paper_sentences"]
 
 # What a method and a problem "sound like", for phrases without a lexical cue
 # when there is no classifier (the rules-only path used to train it).
@@ -71,8 +72,10 @@ class Settings:
         max_words: Longest candidate phrase, in words.
         min_relevance: Candidates less similar than this to the abstract are
             dropped unless nothing else of their kind is left.
-        min_field_score: An area after the best is kept when its probability
-            is at least this (the best area is always kept).
+        min_field_score: A field after the best area is kept when its
+            probability is at least this (the best area is kept unless the
+            abstract is outside the taxonomy's reach). At 0.25, a second area
+            is as likely right as the best area of an unsure paper.
     """
 
     max_methods: int = 8
@@ -80,7 +83,7 @@ class Settings:
     max_fields: int = 3
     max_words: int = 4
     min_relevance: float = 0.15
-    min_field_score: float = 0.05
+    min_field_score: float = 0.25
 
 
 class Extractor:
@@ -96,6 +99,10 @@ class Extractor:
         self.embedder = embedder = Memo(embedder)
         self.settings = settings or Settings()
         self.classifier = load_classifier() if classifier == "default" else classifier
+        # Weak mentions are linked only at the likelihood the classifier was tuned to.
+        self._weak_floor = (
+            self.classifier.thresholds.get("weak", WEAK_FLOOR) if self.classifier else WEAK_FLOOR
+        )
         self.keybert = keybert_model(embedder)
         self.taxonomy = taxonomy or load_taxonomy()
         self.field_scorer = FieldScorer.from_taxonomy(self.taxonomy, embedder)
@@ -129,7 +136,7 @@ class Extractor:
 
     def _extract_batch(self, papers: Sequence[Paper]) -> dict[str, tuple[Mention, ...]]:
         s = self.settings
-        sentence_lists = [_sentences(p) for p in papers]
+        sentence_lists = [paper_sentences(p) for p in papers]
         documents = [_document(p) for p in papers]
         # One model pass per paper: field scoring pools its sentences from it,
         # and KeyBERT finds the paper vectors memoised.
@@ -155,7 +162,9 @@ class Extractor:
                 for key, score, sentence in fields
             ]
             kept = with_named_fields(mentions, field_mentions, self._field_names)
-            weak = with_named_fields(weak_mentions(scored, sents, mentions), [], {})
+            weak = with_named_fields(
+                weak_mentions(scored, sents, mentions, self._weak_floor), [], {}
+            )
             out[paper.id] = tuple(placed(kept + weak, self.topics, self.embedder))
         return out
 
@@ -163,7 +172,10 @@ class Extractor:
         if self.classifier is not None:
             return classified(table, self.classifier)
         return self._fill_missing_kinds(
-            [Scored(c, r, c.cue) for c, r in zip(table.candidates, table.relevance, strict=True)]
+            [
+                Scored(c, r, None if is_general_word(c.text) else c.cue)
+                for c, r in zip(table.candidates, table.relevance, strict=True)
+            ]
         )
 
     def candidate_tables(
@@ -191,6 +203,16 @@ class Extractor:
                 )
             )
         return tables
+
+    def candidate_phrases(self, papers: Sequence[Paper]) -> list[list[str]]:
+        """Every phrase each paper's candidates offer (and expansions), before any is chosen."""
+        out = []
+        for p in papers:
+            found = candidates(
+                paper_sentences(p), self.settings.max_words, self._terms, self._ordinary
+            )
+            out.append(sorted({t for c in found for t in (c.text, c.expansion) if t}))
+        return out
 
     def _relevance(
         self, papers: Sequence[Paper], cand_lists: list[list[Candidate]]
@@ -249,7 +271,7 @@ def _document(paper: Paper) -> str:
     return f"{paper.title}. {paper.text}" if paper.title else paper.text
 
 
-def _sentences(paper: Paper) -> list[str]:
+def paper_sentences(paper: Paper) -> list[str]:
     """What a paper's concepts are found in: its title, then the sentences of its abstract.
 
     A title names the paper's main concepts more often than any sentence does.

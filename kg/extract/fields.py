@@ -40,6 +40,13 @@ _CHILD_WEIGHT = 0.7  # how much an area's score follows its best topic rather th
 _TEMPERATURE = 0.05  # softmax temperature that turns raw scores into [0, 1]
 _MAX_NAMED = 3  # fields added because the text names them, besides the ranked areas
 _TOPICS_PER_AREA = 2  # an area's topics kept, best first, if they clear the floor
+# An abstract outside the taxonomy's reach gets no field: when no field's raw
+# score reaches _OUTSIDE_RAW and no area is _OUTSIDE_PROB likely. Measured on
+# 250 abstracts each (not the data the area model learned from): 2.4% of ICML
+# 2024 papers and 43% of Inspec's (computing and engineering, 1998-2002) fall
+# below both; the Inspec abstracts above them are mostly about AI or computing.
+_OUTSIDE_RAW = 0.30
+_OUTSIDE_PROB = 0.30
 
 
 @dataclass(frozen=True)
@@ -251,11 +258,13 @@ def _choose(
     An area scores its probability; a topic its area's probability times its
     share of it (:func:`_topic_shares`), so topics have their own scores. Every
     field kept scores at least ``min_score``, except the best area, which is
-    always kept.
+    kept unless the abstract lies outside the taxonomy (``_OUTSIDE_RAW``).
     """
     tax = scorer.taxonomy
     raw, best_sent, sentences = scores.raw, scores.best_sentence, scores.sentences
     probs = scorer.area_probabilities(scores.doc, raw)
+    if raw.max(initial=0.0) < _OUTSIDE_RAW and probs.max(initial=0.0) < _OUTSIDE_PROB:
+        return []  # outside every field of the taxonomy: better none than a wrong one
     score = np.zeros(len(tax.fields))
     for a, group in enumerate(scorer._area_groups):
         score[group] = probs[a] * _topic_shares(raw, group)

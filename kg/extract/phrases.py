@@ -31,7 +31,16 @@ from kg.lexicon import (
     singular,
 )
 
-__all__ = ["tokens", "chunks", "spans", "trim", "is_weak", "is_generic", "names_quantity"]
+__all__ = [
+    "tokens",
+    "chunks",
+    "loose_chunks",
+    "spans",
+    "trim",
+    "is_weak",
+    "is_generic",
+    "names_quantity",
+]
 
 # A token: letters/digits, joined by inner hyphens, slashes, apostrophes or
 # decimal points ("Clipped-SGD", "BG-0", "GPT-3.5", "vision-language").
@@ -142,6 +151,33 @@ def chunks(sentence: str) -> list[list[str]]:
             runs.append(current)
             current = []
         if not _breaks(tok) and not verb_ing:
+            current.append(tok)
+        last_end = end
+    if current:
+        runs.append(current)
+    return runs
+
+
+def loose_chunks(sentence: str) -> list[list[str]]:
+    """Runs of tokens broken only by punctuation, function words, known verbs and adverbs.
+
+    Wider than :func:`chunks`: a participle or gerund may stand inside
+    ("simulated annealing", "sliding mode control"), so these runs hold the
+    noun phrases the stricter chunking cuts, and some that are not phrases at
+    all; the learned ranker tells them apart.
+
+    >>> loose_chunks("We use simulated annealing, which provably converges.")
+    [['simulated', 'annealing']]
+    """
+    sentence = re.sub(r"['’]s\b", ",", sentence)  # a possessive ends a phrase
+    runs: list[list[str]] = []
+    current: list[str] = []
+    last_end = 0
+    for tok, start, end in tokens(sentence):
+        if current and (sentence[last_end:start].strip() or _breaks(tok)):
+            runs.append(current)
+            current = []
+        if not _breaks(tok):
             current.append(tok)
         last_end = end
     if current:

@@ -13,13 +13,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from kg.extract.candidates import Candidate
-from kg.extract.classify import CLASSES, CandidateClassifier
+from kg.extract.classify import CLASSES, CandidateClassifier, occurrences
 from kg.extract.phrases import is_generic, names_quantity
 from kg.lexicon import (
     FIELD_HEADS,
     METHOD_NAME_HEADS,
     PROBLEM_HEADS,
     head,
+    is_general_word,
     looks_like_name,
     singular,
     variant_key,
@@ -37,6 +38,7 @@ __all__ = [
     "with_named_fields",
     "weak_mentions",
     "WEAK_FLOOR",
+    "folded",
 ]
 
 # A phrase the classifier finds this likely to be a concept keeps the kind its wording gives.
@@ -145,6 +147,8 @@ def _typed(
         kind = None
     if kind is not None and " " not in c.text and c.cue is None and not c.proposed:
         kind = None  # a lone word with nothing typing it ("sparsity"): at most a weak mention
+    if is_general_word(c.text) and not c.keyword:
+        kind = None  # "space", "token": general English, never a concept alone
     if c.keyword and not quantity:  # the authors say it is a concept of their paper
         kind = kind or c.cue or likeliest
         prob = max(prob, _AUTHOR_KEYWORD)
@@ -216,7 +220,7 @@ def select_mentions(
         strong = [s for s in pool if s.relevance >= min_relevance] or pool
         for s in _chosen(sorted(strong, key=_priority), limit, mentions):
             mentions.append(_mention(s, kind, sentences, top))
-    return _without_fragments(mentions)
+    return folded(_without_fragments(mentions), [], " ".join(sentences))
 
 
 def _priority(s: Scored) -> tuple[int, int, int, float, int, int, float, str]:
@@ -271,9 +275,12 @@ def _mention(s: Scored, kind: Kind, sentences: Sequence[str], top: float) -> Men
 
 
 def weak_mentions(
-    scored: list[Scored], sentences: Sequence[str], chosen: Sequence[Mention]
+    scored: list[Scored],
+    sentences: Sequence[str],
+    chosen: Sequence[Mention],
+    floor: float = WEAK_FLOOR,
 ) -> list[Mention]:
-    """The phrases a paper mentions but did not keep, if likely enough concepts (``WEAK_FLOOR``).
+    """The phrases a paper mentions but did not keep, if at least ``floor`` likely concepts.
 
     Each carries the kind it would most likely have and its probability of
     being a method or problem at all; :mod:`kg.concepts` links it only when
@@ -285,16 +292,41 @@ def weak_mentions(
     out = []
     for s in scored:
         c = s.candidate
-        if s.entity < WEAK_FLOOR or s.likeliest is None or c.sentence < 0:
+        if s.entity < floor or s.likeliest is None or c.sentence < 0:
             continue
         if variant_key(c.text) in taken or names_quantity(c.text) or is_generic(c.text):
             continue
         taken.add(variant_key(c.text))
+        if is_general_word(c.text):
+            continue
         role = Role.ADDRESSES if s.likeliest is Kind.PROBLEM else Role.USES
         out.append(
             Mention(c.text, role, round(s.entity, 4), sentences[c.sentence], c.expansion, False)
         )
+    return folded(out, chosen, " ".join(sentences))
+
+
+def folded(mentions: list[Mention], longer: Sequence[Mention], text: str) -> list[Mention]:
+    """``mentions`` less the fragments: phrases the text only uses inside a longer one.
+
+    "Thompson" in an abstract that only ever writes "Thompson Sampling" is part
+    of that concept, not one of its own; the longer phrases are the other
+    ``mentions`` and ``longer``. A phrase the text also uses on its own stays.
+    """
+    low = text.lower()
+    pool = [*mentions, *longer]
+    out = []
+    for m in mentions:
+        short = m.text.lower()
+        hosts = {o.text.lower() for o in pool if _contains(o.text.lower(), short)}
+        inside = sum(occurrences(h, low) for h in hosts)
+        if not hosts or occurrences(short, low) > inside:
+            out.append(m)
     return out
+
+
+def _contains(long: str, short: str) -> bool:
+    return long != short and f" {short} " in f" {long} "
 
 
 def _without_fragments(mentions: list[Mention]) -> list[Mention]:

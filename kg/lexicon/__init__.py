@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from pathlib import Path
 
 __all__ = [
@@ -54,7 +55,14 @@ __all__ = [
     "NOUN_VERBS",
     "VERB_FOLLOWERS",
     "ADJECTIVE_HEADS",
+    "zipf",
+    "is_general_word",
+    "GENERAL_ZIPF",
 ]
+
+#: A plain word at least this common in general English (Zipf scale: "model" 4.9,
+#: "space" 5.2, "token" 3.8, "sparsity" 1.9) names no concept on its own.
+GENERAL_ZIPF = 3.8
 
 _HERE = Path(__file__).resolve().parent
 
@@ -96,6 +104,35 @@ _NOT_PLURAL = words("not_plural")
 STOP_WORDS = FUNCTION_WORDS | PHRASE_BREAKS | QUANTITY_WORDS
 
 # --- plurals and heads -------------------------------------------------------
+
+
+@lru_cache(maxsize=262144)
+def zipf(word: str) -> float:
+    """How common a word is in general English, on the Zipf scale (0 unseen, ~7.7 for "the").
+
+    From ``wordfreq``'s English frequencies (Wikipedia, subtitles, news, books,
+    the web, ...), so how general a word is does not depend on the papers built.
+
+    >>> zipf("the") > zipf("algorithm") > zipf("backpropagation")
+    True
+    """
+    from wordfreq import zipf_frequency
+
+    return float(zipf_frequency(word.lower(), "en"))
+
+
+def is_general_word(phrase: str) -> bool:
+    """A single plain word of general English: a fragment or too broad to be a concept alone.
+
+    Only a lower-case word is plain: "Adam", "BERT" and "GPT-4" are names.
+
+    >>> [is_general_word(w) for w in ["space", "token", "sparsity", "Adam", "trade-off"]]
+    [True, True, False, False, True]
+    """
+    if " " in phrase.strip() or not phrase.islower() or looks_like_name(phrase):
+        return False
+    parts = [p for p in re.split(r"[-/]", phrase) if p]
+    return bool(parts) and min(zipf(p) for p in parts) >= GENERAL_ZIPF
 
 
 def singular(word: str) -> str:
