@@ -316,6 +316,7 @@ def build(
     Raises:
         ValidationError: The RDF violates the shapes (a bug in kg); nothing is written.
     """
+    export.output_path(out_dir)  # a link loop or a link to nothing: refused first
     check_outside(inputs, out_dir)
     records = Path(cache_dir) if cache_dir is not None and generated_at is None else None
     with export.output_dir(out_dir, OUTPUT_FILES) as target:

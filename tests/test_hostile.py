@@ -672,3 +672,27 @@ def test_a_changed_model_is_one_message_with_the_install_command(
     assert says in error and INSTALL in error
     assert "Traceback" not in result.stderr
     assert snapshot(out) == before
+
+
+@pytest.mark.parametrize(
+    "links, says",
+    [
+        ({"out": "out"}, "symbolic link loop"),
+        ({"out": "other", "other": "out"}, "symbolic link loop"),
+        ({"out": "nowhere/out"}, "which does not exist"),
+    ],
+    ids=["to-itself", "two-links", "dangling"],
+)
+def test_out_as_a_broken_symbolic_link_is_one_error_line(links, says, tmp_path, fake_model):
+    for name, target in links.items():
+        (tmp_path / name).symlink_to(target)
+    inputs = _abstracts(tmp_path)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    result = CliRunner().invoke(cli, ["build", str(inputs), "--out", str(tmp_path / "out")])
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    assert result.exit_code == 1 and result.stdout == ""
+    stderr = result.stderr
+    assert stderr.startswith("kg: error: ") and stderr.count("\n") == 1, stderr
+    assert says in stderr and "--out" in stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # nothing made, no lock

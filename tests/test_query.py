@@ -269,3 +269,13 @@ def test_a_stopped_store_load_is_closed_unstamped_and_refused(fake_build, tmp_pa
     assert stores.stale(tmp_path / "s", fake_build.out / "kg.ttl") is not None
     reopened = ox.Store(str(tmp_path / "s"))  # RocksDB's lock was released: it was closed
     assert len(reopened) == 0
+
+
+@pytest.mark.parametrize("command", ["query", "serve"])
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "1e999", "-1", "soon"])
+def test_a_timeout_is_a_finite_number_of_seconds(command, value, fake_build):
+    args = ["query", "ASK {}", "--graph"] if command == "query" else ["serve"]
+    code, out, err = run(*args, str(fake_build.out), "--timeout", value)
+    assert code == 2 and out == ""
+    assert err.startswith(f"kg: error: --timeout {value}: ") and err.count("\n") == 1, err
+    assert "finite number of seconds" in err

@@ -7,6 +7,7 @@ previous output was left as it was.
 
 from __future__ import annotations
 
+import math
 import signal
 import sys
 import time
@@ -96,6 +97,29 @@ class Progress:
     def close(self) -> None:
         if self.tty:
             click.echo("", err=True)
+
+
+class _Seconds(click.ParamType):
+    """A time limit: a finite number of seconds, 0 or more (nan, inf and -1 are mistakes)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            seconds = math.nan
+        if not math.isfinite(seconds) or seconds < 0:
+            option = param.opts[0] if param is not None and param.opts else "the value"
+            raise UserError(
+                f"{option} {value}: expected a finite number of seconds, 0 or more (0: no limit)",
+                2,
+            )
+        return seconds
+
+
+#: The click type of every time limit (``kg query --timeout``, ``kg serve --timeout``).
+SECONDS = _Seconds()
 
 
 def out_option(help: str) -> Any:

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from kg.cli.app import Progress, UserError, cli, graph_argument
+from kg.cli.app import SECONDS, Progress, UserError, cli, graph_argument
 
 
 @cli.command()
@@ -33,7 +33,7 @@ from kg.cli.app import Progress, UserError, cli, graph_argument
 )
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0),
+    type=SECONDS,
     default=300,
     show_default=True,
     help="Stop the query after this many seconds (0: no limit).",
@@ -182,7 +182,7 @@ def validate(graph_path: Path, mode: str, sample_size: int, batch_size: int) -> 
 @click.option("--port", type=click.IntRange(1, 65535), default=7878, show_default=True)
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0),
+    type=SECONDS,
     default=300,
     show_default=True,
     help="Seconds after which the server stops a query and answers 503 (0: no limit).",

@@ -17,6 +17,7 @@ from kg.export.atomic import (
     Output,
     exchange_supported,
     output_dir,
+    output_path,
     write_files,
 )
 from kg.export.ntriples import NTriplesFile, SortedNTriples
@@ -66,6 +67,7 @@ __all__ = [
     "Content",
     "Later",
     "output_dir",
+    "output_path",
     "Output",
     "exchange_supported",
     "SIZE_WARNINGS",

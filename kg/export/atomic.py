@@ -43,6 +43,7 @@ from kg.errors import BusyError, OutputError
 
 __all__ = [
     "output_dir",
+    "output_path",
     "Output",
     "write_files",
     "exchange_supported",
@@ -205,7 +206,7 @@ def output_dir(path: str | Path, names: Collection[str]) -> Iterator[Output]:
         BusyError: Another build holds the lock.
     """
     shown = Path(path)
-    real = _real(shown)
+    real = output_path(shown)
     parent = real.parent
     try:
         parent.mkdir(parents=True, exist_ok=True)
@@ -235,14 +236,28 @@ def write_files(out_dir: Path, files: Mapping[str, Content]) -> list[Path]:
         return target.write(files)
 
 
-def _real(path: Path) -> Path:
-    """The directory to swap: symbolic links to it and in its parents resolved."""
+def output_path(path: str | Path) -> Path:
+    """The directory a build swaps: symbolic links to it and in its parents resolved.
+
+    Raises:
+        OutputError: ``path`` is a symbolic link loop, or a link to nothing.
+    """
+    absolute = Path(os.path.abspath(path))
     try:
-        absolute = Path(os.path.abspath(path))
-        if absolute.is_symlink():
-            return absolute.resolve()
-        return absolute.parent.resolve() / absolute.name
+        if not absolute.is_symlink():
+            return absolute.parent.resolve() / absolute.name
+        return absolute.resolve(strict=True)
+    except FileNotFoundError:
+        raise OutputError(
+            f"output directory {path} is a symbolic link to {os.readlink(absolute)}, which does "
+            "not exist; create that directory, remove the link, or pass another --out"
+        ) from None
     except (OSError, RuntimeError) as exc:
+        if isinstance(exc, RuntimeError) or exc.errno == errno.ELOOP:
+            raise OutputError(
+                f"output directory {path} is a symbolic link loop (it leads back to itself); "
+                "remove the link or pass another --out"
+            ) from None
         raise OutputError(f"cannot use {path} as the output directory: {exc}") from exc
 
 
