@@ -77,6 +77,8 @@ OUTPUT_FILES = (
     *export.VIEW_FILES.values(),
     f"{query.STORE_NAME}/",
 )
+#: Which files inside an output directory's folders are kg's (anything else is the user's).
+OUTPUT_INSIDE = {query.STORE_NAME: query.is_store_file}
 #: How a build checks its graph: ``auto`` is ``full`` up to FULL_LIMIT triples, else ``sample``.
 Validation = Literal["auto", "full", "batch", "sample"]
 
@@ -268,7 +270,7 @@ def _makers(built: Built) -> dict[str, Callable[[], str | bytes | Iterable[str]]
 def rewrite_views(out_dir: str | Path) -> None:
     """Regenerate the views of the build in ``out_dir`` from its ``graph.json``, keeping the
     other files byte for byte (:func:`kg.export.rewrite_views`)."""
-    export.rewrite_views(out_dir, OUTPUT_FILES)
+    export.rewrite_views(out_dir, OUTPUT_FILES, OUTPUT_INSIDE)
 
 
 def build(
@@ -319,7 +321,7 @@ def build(
     export.output_path(out_dir)  # a link loop or a link to nothing: refused first
     check_outside(inputs, out_dir)
     records = Path(cache_dir) if cache_dir is not None and generated_at is None else None
-    with export.output_dir(out_dir, OUTPUT_FILES) as target:
+    with export.output_dir(out_dir, OUTPUT_FILES, OUTPUT_INSIDE) as target:
         request: str | None = None
         if records is not None:
             embedder = model = embedder or load_model()
@@ -360,7 +362,7 @@ def write(
     progress: Progress | None = None,
 ) -> BuildResult:
     """Validate a graph built in memory and write it into ``out_dir`` (as :func:`build` does)."""
-    with export.output_dir(out_dir, OUTPUT_FILES) as target:
+    with export.output_dir(out_dir, OUTPUT_FILES, OUTPUT_INSIDE) as target:
         return _write(built, target, validation, progress)
 
 

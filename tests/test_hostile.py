@@ -696,3 +696,31 @@ def test_out_as_a_broken_symbolic_link_is_one_error_line(links, says, tmp_path, 
     assert stderr.startswith("kg: error: ") and stderr.count("\n") == 1, stderr
     assert says in stderr and "--out" in stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == before  # nothing made, no lock
+
+
+@pytest.mark.parametrize(
+    "mine, listed",
+    [
+        ("kg.oxigraph/my-notes.txt", "kg.oxigraph/my-notes.txt"),
+        ("kg.oxigraph/backup/000009.sst", "kg.oxigraph/backup/"),
+        ("kg.oxigraph/CURRENT.orig", "kg.oxigraph/CURRENT.orig"),
+    ],
+    ids=["file", "folder", "near-name"],
+)
+def test_anything_of_the_users_inside_the_store_is_refused_and_kept(
+    mine, listed, previous, tmp_path, fake_model
+):
+    out = tmp_path / "out"
+    shutil.copytree(previous, out)
+    (out / mine).parent.mkdir(parents=True, exist_ok=True)
+    text(out / mine, "not kg's")
+    before = sorted(str(p.relative_to(out)) for p in out.rglob("*"))
+    result = CliRunner().invoke(cli, ["build", str(_abstracts(tmp_path)), "--out", str(out)])
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    assert result.exit_code == 1 and result.stdout == ""
+    stderr = result.stderr
+    assert stderr.startswith("kg: error: ") and stderr.count("\n") == 1, stderr
+    assert f"{listed}, which kg did not write" in stderr and "extracting" not in stderr
+    assert (out / mine).read_text(encoding="utf-8") == "not kg's"
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*")) == before

@@ -50,6 +50,7 @@ __all__ = [
     "Content",
     "Later",
     "Beside",
+    "Inside",
 ]
 
 
@@ -192,13 +193,22 @@ class _Threads:
         self.running = []
 
 
+#: For a directory a build writes, which names of files inside it are kg's.
+Inside = Mapping[str, Callable[[str], bool]]
+
+
 @contextlib.contextmanager
-def output_dir(path: str | Path, names: Collection[str]) -> Iterator[Output]:
+def output_dir(
+    path: str | Path, names: Collection[str], inside: Inside | None = None
+) -> Iterator[Output]:
     """Check and lock the output directory ``path`` for a build that writes ``names``.
 
     Args:
         path: The output directory (it and its parents are created if missing).
         names: The files a build writes; a name ending in ``/`` is a directory.
+        inside: Directory name (without ``/``) -> whether a file name inside it
+            is kg's; anything else in it (another file, a folder, a link) is
+            the user's. A directory not named here is kg's as a whole.
 
     Raises:
         OutputError: ``path`` is not a directory, cannot be written, or holds
@@ -224,7 +234,7 @@ def output_dir(path: str | Path, names: Collection[str]) -> Iterator[Output]:
         _clean_leftovers(real)
         if real.exists() and not real.is_dir():
             raise OutputError(f"output path {shown} exists and is not a directory; pass --out DIR")
-        _check_ours(shown, real, names)
+        _check_ours(shown, real, names, inside or {})
         yield Output(shown, real, frozenset(names))
     finally:
         os.close(lock)
@@ -299,16 +309,25 @@ def _clean_leftovers(real: Path) -> None:
             shutil.rmtree(legacy, ignore_errors=True)
 
 
-def _check_ours(shown: Path, real: Path, names: Collection[str]) -> None:
+def _check_ours(shown: Path, real: Path, names: Collection[str], inside: Inside) -> None:
     """Refuse to replace a directory that holds anything kg did not write."""
     if not real.is_dir():
         return
     files = {n for n in names if not n.endswith("/")} | set(_ALSO_OURS)
     dirs = {n.rstrip("/") for n in names if n.endswith("/")}
     foreign = []
-    for entry in sorted(real.iterdir()):
+    for entry in _entries(shown, real):
         is_dir = entry.is_dir() and not entry.is_symlink()
-        if (entry.name in files and not is_dir) or (entry.name in dirs and is_dir):
+        if entry.name in files and not is_dir:
+            continue
+        if entry.name in dirs and is_dir:
+            ours = inside.get(entry.name)
+            if ours is not None:
+                foreign += [
+                    f"{entry.name}/{e.name}" + ("/" if e.is_dir() and not e.is_symlink() else "")
+                    for e in _entries(shown, entry)
+                    if not (ours(e.name) and e.is_file() and not e.is_symlink())
+                ]
             continue
         foreign.append(entry.name + ("/" if is_dir else ""))
     if foreign:
@@ -317,6 +336,16 @@ def _check_ours(shown: Path, real: Path, names: Collection[str]) -> None:
             f"output directory {shown} holds {listed}, which kg did not write; kg replaces "
             "the whole directory, so move those away or pass another --out"
         )
+
+
+def _entries(shown: Path, directory: Path) -> list[Path]:
+    try:
+        return sorted(directory.iterdir())
+    except OSError as exc:
+        raise OutputError(
+            f"cannot list {directory} in the output directory {shown}: {exc.strerror}; "
+            "pass another --out"
+        ) from exc
 
 
 def _mode(real: Path) -> int:

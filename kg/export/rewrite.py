@@ -8,14 +8,16 @@ from collections.abc import Collection
 from pathlib import Path
 
 from kg.errors import OutputError
-from kg.export.atomic import Content, output_dir
+from kg.export.atomic import Content, Inside, output_dir
 from kg.export.serialize import graph_from_json
 from kg.export.views import render_views
 
 __all__ = ["rewrite_views"]
 
 
-def rewrite_views(out_dir: str | Path, names: Collection[str]) -> None:
+def rewrite_views(
+    out_dir: str | Path, names: Collection[str], inside: Inside | None = None
+) -> None:
     """Regenerate the views of the build in ``out_dir`` from its ``graph.json``.
 
     The other files of ``names`` (a build's output files) are kept byte for
@@ -27,7 +29,7 @@ def rewrite_views(out_dir: str | Path, names: Collection[str]) -> None:
     shown = Path(out_dir) / "graph.json"
     if not shown.is_file():
         raise OutputError(f"{shown} not found; run kg build first (or pass --out DIR)")
-    with output_dir(out_dir, names) as target:
+    with output_dir(out_dir, names, inside) as target:
         source = target.real / "graph.json"
         try:
             text = source.read_text(encoding="utf-8")

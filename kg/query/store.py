@@ -22,6 +22,7 @@ the file into an in-memory store and says so in :attr:`Opened.note`.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +46,7 @@ __all__ = [
     "load_rdf",
     "StoreTriples",
     "store_from_rdflib",
+    "is_store_file",
 ]
 
 #: The store's directory name, beside kg.ttl.
@@ -53,7 +55,22 @@ STORE_NAME = "kg.oxigraph"
 SOURCE_STAMP = "kg-source.json"
 #: N-Triples loaded into a store at a time (:func:`write_store`).
 PIECE_BYTES = 64 << 20
+#: The names of what a store holds: RocksDB's files (numbered tables, logs and temporary
+#: files, CURRENT, IDENTITY, LOCK, LOG, MANIFEST-n, OPTIONS-n) and kg's stamp.
+_STORE_FILE = re.compile(
+    r"\d+\.(?:sst|ldb|log|blob|dbtmp)|CURRENT|IDENTITY|LOCK|LOG(?:\.old\.\d+)?"
+    r"|(?:MANIFEST|OPTIONS|METADB)-\d+(?:\.dbtmp)?|" + re.escape(SOURCE_STAMP)
+)
 _FORMATS = {".ttl": "TURTLE", ".turtle": "TURTLE", ".nt": "N_TRIPLES", ".nq": "N_QUADS"}
+
+
+def is_store_file(name: str) -> bool:
+    """Whether a file of this name in a store directory is the store's (not a user's).
+
+    >>> is_store_file("000012.sst"), is_store_file("MANIFEST-000005"), is_store_file("notes.txt")
+    (True, True, False)
+    """
+    return _STORE_FILE.fullmatch(name) is not None
 
 
 def stamp(turtle: Path) -> dict[str, object]:
