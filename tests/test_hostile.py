@@ -72,6 +72,21 @@ def _deep(tmp: Path) -> list[str]:
     return [str(text(tmp / "deep.json", "[" * 100_000 + "]" * 100_000))]
 
 
+def _nested(levels: int) -> list:
+    """Lists inside lists, ``levels`` deep."""
+    value: list = []
+    for _ in range(levels - 1):
+        value = [value]
+    return value
+
+
+def _nested_csl(levels: int) -> str:
+    """A CSL-JSON file of two items whose second (on line 4) nests ``levels`` deep in all."""
+    first = json.dumps({"id": "a", "type": "article-journal", "abstract": GOOD[0]})
+    deep = {"id": "b", "type": "article-journal", "abstract": GOOD[1], "note": _nested(levels - 2)}
+    return f"[\n{first},\n\n{json.dumps(deep)}\n]\n"
+
+
 def _fifo(tmp: Path) -> list[str]:
     os.mkfifo(tmp / "pipe.jsonl")
     return [str(tmp / "pipe.jsonl")]
@@ -198,6 +213,14 @@ CASES = [
     Case("out-holds-foreign-files", _out_has_foreign_file, 1,
          "my-notes.txt, which kg did not write"),
     Case("deeply-nested-json", _deep, 1, "deep.json:1: JSON nested more than 500 levels deep"),
+    Case("csl-json-nested-501-levels", _file("refs.json", _nested_csl(501)), 1,
+         "refs.json:4: JSON nested more than 500 levels deep"),
+    Case("json-lines-nested-501-levels", _good_plus({"abstract": "We propose DeepNet.",
+                                                      "note": _nested(500)}), 1,
+         "p.jsonl:4: JSON nested more than 500 levels deep"),
+    Case("openalex-nested-601-levels", _file("w.json", json.dumps([{
+        "id": "https://openalex.org/W1", "abstract_inverted_index": {"We": [0], "go.": [1]},
+        "concepts": _nested(599)}])), 1, "w.json:1: JSON nested more than 500 levels deep"),
     Case("lone-surrogate", _good_plus(
         {"abstract": "We propose Sur\ud800Net for text.", "title": "Half \udc00 a pair"}),
         0, "2 lone surrogates replaced by U+FFFD"),
@@ -724,3 +747,16 @@ def test_anything_of_the_users_inside_the_store_is_refused_and_kept(
     assert f"{listed}, which kg did not write" in stderr and "extracting" not in stderr
     assert (out / mine).read_text(encoding="utf-8") == "not kg's"
     assert sorted(str(p.relative_to(out)) for p in out.rglob("*")) == before
+
+
+@pytest.mark.parametrize("suffix", [".json", ".jsonl"])
+def test_json_is_read_up_to_500_levels_deep_in_every_json_reader(suffix, tmp_path):
+    from kg.errors import InputError
+    from kg.ingest.json_items import items
+
+    path = tmp_path / f"p{suffix}"
+    at_limit = json.dumps([{"abstract": "A.", "note": _nested(498)}])  # list, object, 498
+    assert len(list(items(path, at_limit if suffix == ".json" else at_limit[1:-1]))) == 1
+    over = json.dumps({"abstract": "A.", "note": _nested(500)})
+    with pytest.raises(InputError, match=r"p\.jsonl?:1: JSON nested more than 500 levels"):
+        list(items(path, over))

@@ -71,9 +71,29 @@ def items(path: Path, text: str) -> Iterator[tuple[str, Any]]:
 
 
 def _loads(text: str) -> Any:
+    """The one parse of every JSON reader: a value, nested at most :data:`_MAX_DEPTH` deep.
+
+    Raises:
+        RecursionError: Nested deeper (Python's parser raises it itself past ~1,000).
+    """
     # strict=False: raw control characters inside strings are read, then removed
     # (and counted) like every other unprintable character.
-    return json.loads(text, strict=False)
+    value = json.loads(text, strict=False)
+    if _deeper_than(value, _MAX_DEPTH):
+        raise RecursionError(f"JSON nested more than {_MAX_DEPTH} levels deep")
+    return value
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether lists and objects nest more than ``limit`` levels (walked without recursion)."""
+    stack = [(value, 1)] if isinstance(value, (list, dict)) else []
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        children = node.values() if isinstance(node, dict) else node
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (list, dict)))
+    return False
 
 
 def _lines(path: Path, text: str) -> Iterator[tuple[str, Any]]:
