@@ -279,3 +279,31 @@ def test_a_timeout_is_a_finite_number_of_seconds(command, value, fake_build):
     assert code == 2 and out == ""
     assert err.startswith(f"kg: error: --timeout {value}: ") and err.count("\n") == 1, err
     assert "finite number of seconds" in err
+
+
+def test_an_unknown_prefix_is_named_with_kgs_prefixes(fake_build):
+    query = "SELECT ?c WHERE {\n  ?c a skos:Concept ;\n     foo:label ?l }"
+    with pytest.raises(QueryError) as raised:
+        run_query(fake_build.out, query)
+    message = str(raised.value)
+    assert message.startswith("SPARQL syntax error at line 3, column 6: unknown prefix `foo:`")
+    assert "\\u{" not in message and "kg:, " in message and "skos:" in message
+    assert message.endswith("     foo:label ?l }\n       ^")
+    declared = "PREFIX foo: <urn:foo#>\nSELECT * WHERE { ?s foo:p ?o ; bar:q ?x }"
+    with pytest.raises(QueryError, match="unknown prefix `bar:`"):
+        run_query(fake_build.out, declared)
+
+
+def test_a_label_without_its_language_tag_gets_a_hint(fake_build):
+    label = run_query(fake_build.out, "SELECT ?l WHERE { ?c skos:prefLabel ?l } LIMIT 1").rows[0][0]
+    assert label is not None and label.language == "en"
+    plain = f'SELECT ?c WHERE {{ ?c skos:prefLabel "{label.value}" }}'
+    code, out, err = run("query", plain, "--graph", str(fake_build.out))
+    assert code == 0 and out.endswith("(0 rows)\n")
+    assert err.startswith("kg: hint: ") and err.count("\n") == 1, err
+    assert f'"{label.value}"@en' in err
+    tagged = f'SELECT ?c WHERE {{ ?c skos:prefLabel "{label.value}"@en }}'
+    code, out, err = run("query", tagged, "--graph", str(fake_build.out))
+    assert code == 0 and "(1 row" in out and err == ""
+    code, out, err = run("query", plain, "--graph", str(fake_build.out), "--format", "csv")
+    assert code == 0 and out == "c\n" and "kg: hint:" in err

@@ -80,6 +80,8 @@ def query(
     if result.note:
         click.echo(f"kg: note: {result.note}", err=True)
     click.echo(format_result(result, fmt), nl=False)
+    if result.hint:
+        click.echo(f"kg: hint: {result.hint}", err=True)
 
 
 def _query_text(query_or_file: str) -> str:

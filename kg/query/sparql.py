@@ -26,7 +26,7 @@ import multiprocessing
 import re
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -97,6 +97,7 @@ class QueryResult:
         boolean: The answer of an ASK query.
         triples: The triples of a CONSTRUCT or DESCRIBE query.
         note: How the graph was opened, when it was not its current store.
+        hint: Why a query may have found nothing (a label without its @en).
     """
 
     form: str
@@ -105,6 +106,7 @@ class QueryResult:
     boolean: bool | None = None
     triples: tuple[tuple[Term, Term, Term], ...] = ()
     note: str | None = field(default=None, compare=False)
+    hint: str | None = field(default=None, compare=False)
 
     def values(self) -> list[list[str]]:
         """The rows as plain strings: full IRIs, lexical forms, "" when unbound."""
@@ -209,8 +211,41 @@ def run_query(
         query = f"{query.rstrip()}\nVALUES ({names}) {{ ({values}) }}\n"
     if timeout is None:
         opened = _open(source)
-        return _with_note(_evaluate(opened.store, query), opened.note)
-    return _in_child(source, query, timeout)
+        result = _with_note(_evaluate(opened.store, query), opened.note)
+    else:
+        result = _in_child(source, query, timeout)
+    found = result.rows or result.boolean or result.triples
+    plain = None if found else _plain_literal(query, bindings or {})
+    if plain is not None:
+        return replace(
+            result,
+            hint=f'no results; kg\'s labels carry a language tag, so "{plain}" does not match '
+            f'"{plain}"@en: write "{plain}"@en, or compare STR(?label) = "{plain}"',
+        )
+    return result
+
+
+def _plain_literal(query: str, bindings: Mapping[str, Term]) -> str | None:
+    """The text of the first string compared as a term, without language tag or datatype.
+
+    A string that is a function's argument (``CONTAINS(?l, "x")``, after ``(``
+    or ``,``) is left out: string functions read tagged labels too.
+    """
+    tokens = [m for m in _TOKEN.finditer(query) if m.lastgroup != "comment"]
+    for i, match in enumerate(tokens):
+        if match.lastgroup != "string":
+            continue
+        before = tokens[i - 1].group() if i else ""
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        tagged = after is not None and (after.lastgroup == "lang" or after.group() == "^")
+        if not tagged and before not in ("(", ","):
+            text = match.group()
+            quote = 3 if text[:3] in ('"""', "'''") else 1
+            return text[quote:-quote]
+    for term in bindings.values():
+        if term.kind == "literal" and term.datatype == _XSD + "string":
+            return term.value
+    return None
 
 
 def _sparql(term: Term) -> str:
@@ -275,17 +310,49 @@ def _evaluate(store: Any, query: str) -> QueryResult:
 
 
 def syntax_error(query: str, message: str) -> QueryError:
-    """Oxigraph's syntax error as one message that shows the line and points at the column."""
+    """Oxigraph's syntax error as one message that shows the line and points at the column.
+
+    An undeclared prefix is named, with the list of kg's (Oxigraph lists the
+    characters a name may hold instead).
+    """
     found = re.match(r"error at (\d+):(\d+): (.*)", message, re.DOTALL)
     if not found:
         return QueryError(f"SPARQL syntax error: {message}")
     line, column, why = int(found.group(1)), int(found.group(2)), found.group(3)
+    unknown = _unknown_prefix(query)  # Oxigraph may report it as something else expected
+    if unknown is not None:
+        prefix, start = unknown
+        line = query.count("\n", 0, start) + 1
+        column = start - (query.rfind("\n", 0, start) + 1) + 1
+        known = ", ".join(f"{name}:" for name in sorted(QUERY_PREFIXES))
+        why = (
+            f"unknown prefix `{prefix}:`; declare it (PREFIX {prefix}: <...>) or use one of "
+            f"kg's: {known}"
+        )
     lines = query.splitlines() or [""]
     text = lines[line - 1] if 0 < line <= len(lines) else ""
     return QueryError(
         f"SPARQL syntax error at line {line}, column {column}: {why}\n"
         f"  {text}\n  {' ' * max(column - 1, 0)}^"
     )
+
+
+def _unknown_prefix(query: str) -> tuple[str, int] | None:
+    """The first prefixed name whose prefix is neither kg's nor declared, and where it is."""
+    declared = {*QUERY_PREFIXES, "_"}  # _:name is a blank node
+    after_prefix = False
+    for match in _TOKEN.finditer(query):
+        kind, text = match.lastgroup, match.group()
+        if kind == "comment":
+            continue
+        if kind == "pname":
+            prefix = text.partition(":")[0]
+            if after_prefix:
+                declared.add(prefix)
+            elif prefix not in declared:
+                return prefix, match.start()
+        after_prefix = kind == "word" and text.upper() == "PREFIX"
+    return None
 
 
 def _term(term: Any) -> Term:
