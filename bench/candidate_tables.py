@@ -5,8 +5,10 @@
 For every abstract of SciERC train and Inspec train (``../shared/data``), the
 candidates kg's extractor offers, their feature rows and their labels:
 
-- SciERC: ``method`` when a candidate (or its expansion) matches a gold Method
-  entity under kg eval's matching rule, ``problem`` for a gold Task, else none;
+- SciERC: ``method`` (1) when a candidate (or its expansion) matches a gold
+  Method entity under kg eval's matching rule, ``problem`` (2) for a gold Task,
+  ``other`` (3) for another entity (Metric, Material, OtherScientificTerm: a
+  property, a dataset, a quantity), else none (0);
 - Inspec: a keyphrase when its Porter-stemmed form equals a gold keyphrase's
   (the benchmark's protocol); untyped.
 
@@ -18,9 +20,11 @@ dev split and Inspec's test split are never read here.
 from __future__ import annotations
 
 import argparse
+import json
 import pickle
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -40,17 +44,33 @@ DATA = ROOT.parent / "shared" / "data"
 BATCH = 64
 
 
-def scierc_label(forms: list[str], methods: tuple[str, ...], tasks: tuple[str, ...]) -> int:
-    """1 method, 2 problem, 0 neither."""
-    for kind, gold in ((1, methods), (2, tasks)):
-        if any(same_concept(f, g) for f in forms for g in gold):
+OTHER_TYPES = ("Metric", "Material", "OtherScientificTerm")
+
+
+def scierc_label(forms: list[str], *gold: Sequence[str]) -> int:
+    """1 method, 2 problem, 3 another entity, 0 none (``gold``: those three lists)."""
+    for kind, names in enumerate(gold, start=1):
+        if any(same_concept(f, g) for f in forms for g in names):
             return kind
     return 0
+
+
+def other_entities(path: Path) -> dict[str, list[str]]:
+    """SciERC's entities of the other types, by document key."""
+    out = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            record = json.loads(line)
+            out[str(record["doc_key"])] = [
+                e["text"] for e in record.get("entities", []) if e["type"] in OTHER_TYPES
+            ]
+    return out
 
 
 def tables(extractor: Extractor, path: Path, dataset: str) -> list[dict]:
     """One row set per abstract: features, labels, candidate forms and the gold."""
     gold = load_gold(path)
+    others = other_entities(path) if dataset == "scierc" else {}
     if dataset == "scierc":
         gold = [g for g in gold if g.methods is not None]
     papers = [Paper(id=g.id, abstract=g.text, text=clean(g.text), title=g.title) for g in gold]
@@ -62,7 +82,10 @@ def tables(extractor: Extractor, path: Path, dataset: str) -> list[dict]:
         for g, sents, t in zip(gold[start : start + BATCH], sentence_lists, found, strict=True):
             forms = [[c.text] + ([c.expansion] if c.expansion else []) for c in t.candidates]
             if dataset == "scierc":
-                y = [scierc_label(f, g.methods or (), g.problems or ()) for f in forms]
+                y = [
+                    scierc_label(f, g.methods or (), g.problems or (), others.get(g.id, []))
+                    for f in forms
+                ]
                 wanted = list(g.methods or ()) + list(g.problems or ())
             else:
                 keys = {stemmed(k) for k in g.keyphrases or ()}

@@ -5,8 +5,8 @@
 
 Two logistic regressions over the same features (:mod:`kg.extract.classify`):
 *concept* (is the candidate a keyphrase of its abstract: a SciERC Method or
-Task entity, or an Inspec keyphrase) and *kind* (a method rather than a
-problem, from SciERC only). Each dataset weighs the same in the concept model,
+Task entity, or an Inspec keyphrase) and *kind* (method, problem or another
+kind of term, from SciERC's entities only). Each dataset weighs the same in the concept model,
 whatever its size.
 
 The decision thresholds (per kind, and the floor of weak mentions) are chosen
@@ -14,7 +14,8 @@ by 5-fold cross-validation over abstracts: each fold's model runs kg's own
 selection (:func:`kg.extract.select.classified`, ``select_mentions``,
 ``weak_mentions``) on the abstracts it did not see, and the thresholds that
 maximise the mean of SciERC's Method+Task F1 (every link, weak ones included)
-and Inspec's keyphrase F1@10 are kept. The figures printed are out of fold.
+and Inspec's keyphrase F1@10 are kept, among those whose SciERC precision is
+at least ``MIN_PRECISION`` (precision first). The figures printed are out of fold.
 SciERC dev and Inspec's test split are never read. Writes
 ``kg/extract/models/candidate_classifier.json``.
 """
@@ -43,8 +44,12 @@ from kg.extract.extractor import Settings  # noqa: E402
 from kg.extract.select import classified, select_mentions, weak_mentions  # noqa: E402
 from kg.model import Kind  # noqa: E402
 
-KIND_GRID = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
-WEAK_GRID = (0.4, 0.5, 0.6, 0.7, 0.8, 1.01)  # 1.01: no weak mentions at all
+KIND_GRID = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
+OTHER_GRID = (0.0, 0.25, 0.5, 1.0)
+WEAK_GRID = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.01)  # 1.01: no weak mentions at all
+# Precision first: thresholds are chosen among those whose out-of-fold SciERC
+# precision, every link counted, is at least this.
+MIN_PRECISION = 0.6
 
 
 def fit(rows: list[dict], C: float) -> CandidateClassifier:
@@ -58,12 +63,17 @@ def fit(rows: list[dict], C: float) -> CandidateClassifier:
     Xs[:, :k] = (Xs[:, :k] - mean) / scale
     # Each dataset weighs the same in the concept model.
     weight = np.where(scierc, (~scierc).sum() / max(1, scierc.sum()), 1.0)
-    concept = LogisticRegression(C=C, max_iter=3000).fit(Xs, y > 0, sample_weight=weight)
+    # A keyphrase: an Inspec keyphrase, or a SciERC Method or Task (not another entity).
+    positive = (y == 1) | (y == 2) | (~scierc & (y > 0))
+    concept = LogisticRegression(C=C, max_iter=3000).fit(Xs, positive, sample_weight=weight)
     typed = scierc & (y > 0)
-    kind = LogisticRegression(C=C, max_iter=3000).fit(Xs[typed], y[typed] == 1)
+    kind = LogisticRegression(C=C, max_iter=3000).fit(Xs[typed], y[typed])
+    order = [list(kind.classes_).index(k) for k in (1, 2, 3)]
     return CandidateClassifier(
-        coef=np.vstack([concept.coef_[0], kind.coef_[0]]).astype(np.float32),
-        intercept=np.array([concept.intercept_[0], kind.intercept_[0]], np.float32),
+        coef=np.vstack([concept.coef_[0], kind.coef_[order]]).astype(np.float32),
+        intercept=np.concatenate([concept.intercept_[:1], kind.intercept_[order]]).astype(
+            np.float32
+        ),
         mean=mean.astype(np.float32),
         scale=scale.astype(np.float32),
         thresholds={"method": 0.5, "problem": 0.5},
@@ -71,9 +81,11 @@ def fit(rows: list[dict], C: float) -> CandidateClassifier:
     )
 
 
-def with_thresholds(clf: CandidateClassifier, tm: float, tp: float) -> CandidateClassifier:
+def with_thresholds(
+    clf: CandidateClassifier, tm: float, tp: float, other: float = 1.0
+) -> CandidateClassifier:
     return CandidateClassifier(
-        clf.coef, clf.intercept, clf.mean, clf.scale, {"method": tm, "problem": tp}, ""
+        clf.coef, clf.intercept, clf.mean, clf.scale, {"method": tm, "problem": tp}, "", other
     )
 
 
@@ -123,33 +135,37 @@ def main() -> None:
         rows = pickle.load(f)
     print(f"{len(rows)} abstracts, {sum(len(r['y']) for r in rows)} candidates", file=sys.stderr)
 
-    grid = list(itertools.product(KIND_GRID, KIND_GRID))
-    totals: dict[tuple[float, float, float], dict[str, Counts]] = {}
+    # one threshold for both kinds (they came out close whenever tried apart)
+    grid = [(t, t, ow) for t, ow in itertools.product(KIND_GRID, OTHER_GRID)]
+    totals: dict[tuple[float, float, float, float], dict[str, Counts]] = {}
     folds = KFold(5, shuffle=True, random_state=0).split(rows)
     for n, (train_idx, test_idx) in enumerate(folds, start=1):
         clf = fit([rows[i] for i in train_idx], args.C)
         held = [rows[i] for i in test_idx]
-        for tm, tp in grid:
-            for wf, got in figures(with_thresholds(clf, tm, tp), held).items():
-                acc = totals.setdefault((tm, tp, wf), {k: Counts() for k in got})
+        for tm, tp, ow in grid:
+            for wf, got in figures(with_thresholds(clf, tm, tp, ow), held).items():
+                acc = totals.setdefault((tm, tp, wf, ow), {k: Counts() for k in got})
                 for k, c in got.items():
                     acc[k] += c
         print(f"fold {n}/5 done, {time.time() - start:.0f}s", file=sys.stderr, flush=True)
 
-    def objective(item: tuple) -> float:
+    def objective(item: tuple) -> tuple[bool, float]:
         _, t = item
-        return (t["scierc"].f1 + t["inspec@10"].f1) / 2
+        return t["scierc"].precision >= MIN_PRECISION, (t["scierc"].f1 + t["inspec@10"].f1) / 2
 
-    (tm, tp, wf), best = max(totals.items(), key=objective)
+    (tm, tp, wf, ow), best = max(totals.items(), key=objective)
     summary = (
         f"SciERC train Method+Task P {best['scierc'].precision:.3f} R {best['scierc'].recall:.3f} "
         f"F1 {best['scierc'].f1:.3f}; Inspec train F1@5 {best['inspec@5'].f1:.3f} "
         f"F1@10 {best['inspec@10'].f1:.3f}"
     )
-    print(f"out of fold at method {tm}, problem {tp}, weak floor {wf}: {summary}", file=sys.stderr)
-    for (a, b, c), t in sorted(totals.items(), key=objective, reverse=True)[:8]:
+    print(
+        f"out of fold at method {tm}, problem {tp}, weak floor {wf}, other weight {ow}: {summary}",
+        file=sys.stderr,
+    )
+    for (a, b, c, d), t in sorted(totals.items(), key=objective, reverse=True)[:12]:
         print(
-            f"  {a} {b} {c}: SciERC P {t['scierc'].precision:.3f} F1 {t['scierc'].f1:.3f}, "
+            f"  {a} {b} {c} {d}: SciERC P {t['scierc'].precision:.3f} F1 {t['scierc'].f1:.3f}, "
             f"Inspec F1@10 {t['inspec@10'].f1:.3f}",
             file=sys.stderr,
         )
@@ -167,6 +183,7 @@ def main() -> None:
             f"({len(rows) - n_scierc} abstracts, keyphrases); logistic regressions C={args.C}; "
             f"thresholds by 5-fold CV ({summary})"
         ),
+        other_weight=ow,
     )
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)

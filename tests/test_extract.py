@@ -114,8 +114,8 @@ def test_a_proposed_name_keeps_the_confidence_such_names_earn():
 
     # A classifier that doubts everything: "not a concept" with probability 0.8.
     doubtful = CandidateClassifier(
-        coef=np.zeros((2, len(FEATURE_NAMES))),
-        intercept=np.array([np.log(0.2 / 0.8), 0.0]),
+        coef=np.zeros((4, len(FEATURE_NAMES))),
+        intercept=np.array([np.log(0.2 / 0.8), 0.0, 0.0, -30.0]),  # never "another term"
         mean=np.zeros(len(FEATURE_NAMES) - EMBEDDING_DIM),
         scale=np.ones(len(FEATURE_NAMES) - EMBEDDING_DIM),
         thresholds={"method": 0.5, "problem": 0.5},

@@ -169,6 +169,21 @@ def test_an_untitled_paper_is_named_by_the_variant_it_studies():
     assert paper_labels([paper], concepts, links)["p"] == "Warm-Adam: sensor drift"
 
 
+def test_a_named_baseline_does_not_name_an_untitled_paper():
+    concepts = (
+        Concept("dclm", "DCLM", Kind.METHOD),
+        Concept("curation", "data curation pipeline", Kind.METHOD),
+        Concept("scaling", "scaling laws", Kind.PROBLEM),
+    )
+    links = (
+        Link("p", "dclm", Role.USES, 0.5, "s"),  # a baseline, named by an acronym
+        Link("p", "curation", Role.USES, 0.8, "s"),
+        Link("p", "scaling", Role.ADDRESSES, 0.7, "s"),
+    )
+    paper = Paper(id="p", abstract="x", text="x")
+    assert paper_labels([paper], concepts, links)["p"] == "data curation pipeline: scaling laws"
+
+
 def test_rdf_round_trips_through_turtle():
     kg = small_kg({"a": {"m"}, "b": {"m", "q"}}, kinds={"q": Kind.PROBLEM})
     g = to_rdf(kg)

@@ -210,11 +210,12 @@ def candidates(
                 if context.defines(sentence.find(" ".join(words)), len(key)):
                     defined_here.append(key)
     for index, sentence in enumerate(sentences):
-        for run in loose_chunks(sentence):
-            for span in spans(run, LOOSE_MAX_WORDS):
-                text = " ".join(span)
-                if text.lower() not in seen and not is_generic(text):
-                    seen[text.lower()] = Candidate(text, index, _cue(text), loose=True)
+        context = _Context.of(sentence)
+        for words in _loose_phrases(sentence, seen):
+            key = " ".join(words).lower()
+            seen[key] = replace(_candidate(words, index, context, abstract), loose=True)
+            if context.defines(sentence.find(" ".join(words)), len(key)):
+                defined_here.append(key)
     if not any(c.proposed for c in seen.values()):
         # An abstract that proposes nothing in so many words presents its method
         # by defining it: "Dropout is a technique for addressing this problem."
@@ -232,6 +233,20 @@ def _phrases(sentence: str, max_words: int, abstract: _Abstract) -> Iterator[lis
             words = span if fixed else trim(span)
             if words and len(words) == len(span) and not is_generic(" ".join(words)):
                 yield words
+
+
+def _loose_phrases(sentence: str, seen: dict[str, Candidate]) -> Iterator[list[str]]:
+    """The sentence's loose phrases (:func:`loose_chunks`) that no strict one already gave.
+
+    None ends in a participle, an adjective or a weak word; a weak modifier
+    may lead ("natural language processing"), which the ranker weighs.
+    """
+    for run in loose_chunks(sentence):
+        for span in spans(run, LOOSE_MAX_WORDS):
+            tail = span[1:] or span
+            text = " ".join(span)
+            if trim(tail) == tail and text.lower() not in seen and not is_generic(text):
+                yield span
 
 
 def _candidate(words: list[str], index: int, context: _Context, abstract: _Abstract) -> Candidate:

@@ -7,10 +7,15 @@ the same features (hand features, then the phrase's MiniLM embedding):
 
 - *concept*: is the phrase a keyphrase of its paper? Trained on SciERC train
   (Method and Task entities) and Inspec train (indexer keyphrases);
-- *kind*: a method rather than a problem? Trained on SciERC's Method and Task
-  entities only.
+- *kind*: a method, a problem, or another kind of term (a property, quantity,
+  dataset or setting, which is neither)? A softmax trained on SciERC's
+  entities (Method, Task; Metric, Material and OtherScientificTerm as the
+  third kind).
 
-So ``P(method) = P(concept) * P(method | concept)``. The hand features include
+So ``P(method) = P(concept) * P(method | entity)``, and a phrase that is a
+keyphrase but names a property or a dataset is neither method nor problem.
+How much the third kind counts against the other two (``other_weight``, 1 as
+trained, 0 not at all) is chosen by cross-validation with the thresholds. The hand features include
 how common the phrase's words are in general English (``wordfreq``), so that
 specificity does not depend only on the papers being built. Both are trained
 by ``bench/train_classifier.py`` and ship as plain JSON weights in
@@ -26,17 +31,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from scipy.special import expit
+from scipy.special import expit, softmax
 
 from kg.errors import ModelError
 from kg.extract.candidates import Candidate
 from kg.extract.embed import EMBEDDING_DIM
 from kg.lexicon import (
     METHOD_HEADS,
+    NOMINAL_ING,
     PROBLEM_HEADS,
     WEAK_MODIFIERS,
     head,
     looks_like_name,
+    singular,
     zipf,
 )
 from kg.model import Kind
@@ -81,6 +88,8 @@ _HAND_FEATURES = (
     "digits",
     "inside_others",
     "holds_others",
+    "ing_first",
+    "plural_inside",
 )
 FEATURE_NAMES = _HAND_FEATURES + tuple(f"e{i}" for i in range(EMBEDDING_DIM))
 
@@ -146,6 +155,13 @@ def features(
                 float(any(ch.isdigit() for ch in c.text)),
                 math.log1p(inside),
                 math.log1p(holds),
+                float(
+                    len(words) > 1
+                    and words[0].islower()
+                    and words[0].endswith("ing")
+                    and words[0] not in NOMINAL_ING
+                ),
+                float(any(w.islower() and singular(w) != w for w in words[:-1])),
             ]
         )
     return np.hstack([np.asarray(rows, np.float32), vectors.astype(np.float32)])
@@ -180,12 +196,14 @@ class CandidateClassifier:
     """Weights of the two logistic regressions and the decision thresholds.
 
     Attributes:
-        coef: ``(2, len(FEATURE_NAMES))``: row 0 the concept model, row 1 the
-            kind model (method against problem).
-        intercept: ``(2,)``.
+        coef: ``(4, len(FEATURE_NAMES))``: row 0 the concept model, rows 1-3
+            the kind model's method, problem and other-term scores.
+        intercept: ``(4,)``.
         mean, scale: Standardisation of the hand features (embeddings are used as is).
         thresholds: Minimum probability for a candidate to count, per kind.
         trained_on: What the weights were learned from (shown in the README).
+        other_weight: How much the kind model's third kind (neither method nor
+            problem) counts against the other two.
     """
 
     coef: np.ndarray
@@ -194,14 +212,19 @@ class CandidateClassifier:
     scale: np.ndarray
     thresholds: dict[str, float]
     trained_on: str
+    other_weight: float = 1.0
 
     def probabilities(self, X: np.ndarray) -> np.ndarray:
         """Class probabilities, columns in :data:`CLASSES` order."""
         X = X.copy()
         k = len(_HAND_FEATURES)
         X[:, :k] = (X[:, :k] - self.mean) / self.scale
-        concept, method = expit(X @ self.coef.T + self.intercept).T
-        return np.stack([1.0 - concept, concept * method, concept * (1.0 - method)], axis=1)
+        z = X @ self.coef.T + self.intercept
+        concept = expit(z[:, 0])
+        kind = softmax(z[:, 1:], axis=1) * np.array([1.0, 1.0, self.other_weight])
+        kind /= kind.sum(axis=1, keepdims=True)
+        method, problem = concept * kind[:, 0], concept * kind[:, 1]
+        return np.stack([1.0 - method - problem, method, problem], axis=1)
 
     def to_json(self) -> str:
         return json.dumps(
@@ -214,6 +237,7 @@ class CandidateClassifier:
                 "scale": np.round(self.scale, 6).tolist(),
                 "thresholds": self.thresholds,
                 "trained_on": self.trained_on,
+                "other_weight": self.other_weight,
             },
             indent=0,
             sort_keys=True,
@@ -233,7 +257,7 @@ def load_classifier(path: str | Path = DEFAULT_CLASSIFIER) -> CandidateClassifie
     if (
         tuple(data.get("classes", ())) != CLASSES
         or tuple(data.get("features", ())) != FEATURE_NAMES
-        or np.shape(data.get("coef")) != (2, len(FEATURE_NAMES))
+        or np.shape(data.get("coef")) != (4, len(FEATURE_NAMES))
     ):
         raise ModelError(
             f"{path} was trained for other features or classes; retrain it with "
@@ -246,4 +270,5 @@ def load_classifier(path: str | Path = DEFAULT_CLASSIFIER) -> CandidateClassifie
         scale=np.asarray(data["scale"], np.float32),
         thresholds={k: float(v) for k, v in data["thresholds"].items()},
         trained_on=str(data["trained_on"]),
+        other_weight=float(data.get("other_weight", 1.0)),
     )

@@ -159,7 +159,7 @@ def chunks(sentence: str) -> list[list[str]]:
 
 
 def loose_chunks(sentence: str) -> list[list[str]]:
-    """Runs of tokens broken only by punctuation, function words, known verbs and adverbs.
+    """Runs of tokens broken only by punctuation, function words, verbs, adverbs and plurals.
 
     Wider than :func:`chunks`: a participle or gerund may stand inside
     ("simulated annealing", "sliding mode control"), so these runs hold the
@@ -174,7 +174,8 @@ def loose_chunks(sentence: str) -> list[list[str]]:
     current: list[str] = []
     last_end = 0
     for tok, start, end in tokens(sentence):
-        if current and (sentence[last_end:start].strip() or _breaks(tok)):
+        gap = sentence[last_end:start]
+        if current and (gap.strip() or _breaks(tok) or _plural_noun(current[-1])):
             runs.append(current)
             current = []
         if not _breaks(tok):

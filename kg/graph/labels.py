@@ -58,7 +58,9 @@ def _ranked_labels(
             # A variant is more telling than what it varies: "Clipped-SGD" over "SGD".
             pieces = set(concept.label.casefold().split("-")) - {concept.label.casefold()}
             variant = named and bool(pieces & methods[link.paper_id])
-            rank = (int(link.role is Role.PROPOSES), int(named), int(variant), link.score)
+            # What the paper proposes, then a variant it studies, then its strongest
+            # method: a name alone (a baseline such as "LLaVA") earns no precedence.
+            rank = (int(link.role is Role.PROPOSES), int(variant), 0, link.score)
         else:  # a spelled-out problem reads better in a title than an acronym
             rank = (0, int(not named), 0, link.score)
         ranked.setdefault((link.paper_id, concept.kind), []).append((rank, concept.label))
