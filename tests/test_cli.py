@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -264,3 +265,34 @@ def test_output_does_not_depend_on_the_hash_seed(tmp_path):
         subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=ROOT)
         outputs.append(snapshot(out))
     assert outputs[0] == outputs[1]
+
+
+def test_extraction_progress_moves_as_papers_finish_with_the_time_left(fake_model, tmp_path):
+    """37 papers in one 64-paper batch: counts come in steps, not 0/37 then 37/37."""
+    code, _, err = run("build", "seeds", "--out", str(tmp_path / "out"), "--no-cache")
+    assert code == 0, err
+    counts = re.findall(r"extracting \[[#-]{20}\] (\d+)/37 papers(, about \d+ s left)?", err)
+    done = [int(n) for n, _ in counts]
+    assert done == sorted(done) and done[-1] == 37
+    assert len({n for n in done if 0 < n < 37}) >= 3, err
+    # Once two steps are in, the line says how long the rest will take.
+    assert any(left for n, left in counts if 0 < int(n) < 37), err
+
+
+def test_progress_redraws_on_a_clock_while_no_count_moves(capsys):
+    from kg.cli.app import Progress
+
+    progress = Progress(refresh=0.05, heartbeat=0.05)
+    progress("extracting", 0, 37)
+    progress("extracting", 8, 37)
+    progress("extracting", 16, 37)
+    time.sleep(0.5)
+    progress.close()
+    lines = [line.strip("\r") for line in capsys.readouterr().err.splitlines()]
+    waiting = [line for line in lines if "16/37 papers" in line]
+    assert len(waiting) >= 3, lines  # the count stood still; the line did not
+    assert all(re.search(r"about \d+ s left", line) for line in waiting), lines
+    assert "extracting [########------------] 16/37 papers" in waiting[0]
+    # Nothing is drawn after close.
+    time.sleep(0.1)
+    assert capsys.readouterr().err == ""

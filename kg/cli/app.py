@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import signal
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -70,33 +71,125 @@ class _Group(click.Group):
 
 
 class Progress:
-    """One self-overwriting stderr line per stage (plain lines when not a TTY)."""
+    """One stderr line per stage: a bar, the count and the time left, redrawn on a clock.
 
-    def __init__(self, meta: dict[str, Any] | None = None) -> None:
+    On a terminal the line overwrites itself and is redrawn every ``refresh``
+    seconds even when no count moved, so a long step never looks frozen. In a
+    log (stderr not a TTY) a new line is written at each tenth of a stage and
+    at least every ``heartbeat`` seconds while it runs. The time left is what
+    remains at the rate since the stage's first count, which leaves out the
+    model load before it and the papers found in the cache at once.
+    """
+
+    def __init__(
+        self, meta: dict[str, Any] | None = None, refresh: float = 1.0, heartbeat: float = 10.0
+    ) -> None:
         self.tty = sys.stderr.isatty()
-        self.last = ("", -1)
         self.start = time.monotonic()
         self.meta = meta if meta is not None else {}
+        self.interval = refresh if self.tty else heartbeat
+        self._stage: _Stage | None = None
+        self._drawn = (0.0, "", -1)  # when, stage, tenth of the last line
+        self._width = 0
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._clock: threading.Thread | None = None
 
     def __call__(self, stage: str, done: int, total: int) -> None:
         if stage == "written":
             self.meta["kg.written"] = True
             return
-        if total > 1:
-            pct = 100 * done // total
-            if (stage, pct // 10) == self.last and done != total:
-                return
-            self.last = (stage, pct // 10)
-            unit = "focus nodes" if stage == "validating" else "papers"
-            msg = f"{stage}: {done:,}/{total:,} {unit}"
-        else:
-            msg = f"{stage}…"
-        elapsed = time.monotonic() - self.start
-        click.echo(f"\r[{elapsed:6.1f}s] {msg}" + ("" if self.tty else "\n"), err=True, nl=False)
+        with self._lock:
+            now = time.monotonic()
+            if self._stage is None or (self._stage.name, self._stage.total) != (stage, total):
+                self._stage = _Stage(stage, total)
+            self._stage.count(done, now)
+            when, name, tenth = self._drawn
+            new_tenth = 10 * done // total if total > 1 else -1
+            changed = (name, tenth) != (stage, new_tenth) or done == total
+            if changed or now - when >= self.interval or (self.tty and now - when >= 0.1):
+                self._draw(now)
+        if self._clock is None:
+            self._clock = threading.Thread(target=self._tick, name="kg-progress", daemon=True)
+            self._clock.start()
+
+    def line(self, now: float | None = None) -> str:
+        """The current line, without the carriage return."""
+        now = time.monotonic() if now is None else now
+        stage = self._stage
+        msg = "" if stage is None else stage.message(now)
+        return f"[{now - self.start:6.1f}s] {msg}"
 
     def close(self) -> None:
-        if self.tty:
+        self._stop.set()
+        if self._clock is not None:
+            self._clock.join()
+        if self.tty and self._stage is not None:
             click.echo("", err=True)
+
+    def _draw(self, now: float) -> None:
+        stage = self._stage
+        assert stage is not None
+        text = self.line(now)
+        if self.tty:  # cover what a longer line before left
+            text, self._width = text.ljust(self._width), len(text)
+        click.echo("\r" + text + ("" if self.tty else "\n"), err=True, nl=False)
+        tenth = 10 * stage.done // stage.total if stage.total > 1 else -1
+        self._drawn = (now, stage.name, tenth)
+
+    def _tick(self) -> None:
+        while not self._stop.wait(self.interval / 4):
+            with self._lock:
+                now = time.monotonic()
+                stage = self._stage
+                unfinished = stage is not None and (stage.total <= 1 or stage.done < stage.total)
+                if unfinished and now - self._drawn[0] >= self.interval:
+                    self._draw(now)
+
+
+#: Characters of the progress bar.
+_BAR = 20
+
+
+class _Stage:
+    """A stage's count and the rate since its first count, for the time left."""
+
+    def __init__(self, name: str, total: int) -> None:
+        self.name = name
+        self.total = total
+        self.done = 0
+        self.first: tuple[float, int] | None = None  # when the first count came, and it
+        self.left: tuple[float, float] | None = None  # when estimated, seconds left then
+
+    def count(self, done: int, now: float) -> None:
+        self.done = done
+        if self.first is None:
+            if done > 0:
+                self.first = (now, done)
+            return
+        since, base = self.first
+        if done > base and now > since:
+            rate = (done - base) / (now - since)
+            self.left = (now, (self.total - done) / rate)
+
+    def message(self, now: float) -> str:
+        if self.total <= 1:
+            return f"{self.name}…"
+        unit = "focus nodes" if self.name == "validating" else "papers"
+        full = _BAR * min(self.done, self.total) // self.total
+        msg = f"{self.name} [{'#' * full}{'-' * (_BAR - full)}] {self.done:,}/{self.total:,} {unit}"
+        if self.left is not None and self.done < self.total:
+            when, left = self.left
+            msg += f", about {_duration(max(left - (now - when), 0))} left"
+        return msg
+
+
+def _duration(seconds: float) -> str:
+    """``45 s``, ``12 min``, ``3 h 05 min``: as precise as a rate-based estimate is."""
+    if seconds < 90:
+        return f"{max(round(seconds), 1)} s"
+    minutes = round(seconds / 60)
+    return f"{minutes} min" if minutes < 90 else f"{minutes // 60} h {minutes % 60:02d} min"
 
 
 class _Seconds(click.ParamType):

@@ -293,13 +293,23 @@ def extract_cached(
         progress(stats.reused)
     batches = [missing[start : start + batch_size] for start in range(0, len(missing), batch_size)]
     new: dict[str, tuple[Mention, ...]] = {}
-    for i, result in executor.map([[p for _, p in batch] for batch in batches]):
+    told = 0  # papers of the running batch the executor reported itself
+
+    def partly(n: int) -> None:
+        nonlocal told
+        told += n
+        if progress:
+            progress(n)
+
+    to_map = [[p for _, p in batch] for batch in batches]
+    for i, result in executor.map(to_map, partly) if progress else executor.map(to_map):
         entries = {key: result[p.id] for key, p in batches[i]}
         new.update(entries)
         if cache is not None:
             cache.put(entries)
-        if progress:
-            progress(len(entries))
+        if progress and len(entries) > told:
+            progress(len(entries) - told)
+        told = 0
     stats.extracted = len(missing)
     if progress and len(papers) > stats.reused + stats.extracted:  # same-content papers
         progress(len(papers) - stats.reused - stats.extracted)

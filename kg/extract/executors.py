@@ -44,6 +44,8 @@ __all__ = [
 ]
 
 Result = dict[str, tuple[Mention, ...]]
+#: Called with the number of papers done since its last call.
+Progress = Callable[[int], None]
 
 #: How to install what the Dask executor needs.
 DASK_EXTRA = "pip install 'kg[dask]'"
@@ -52,8 +54,15 @@ CONNECT_TIMEOUT = 10
 
 
 class Executor(Protocol):
-    def map(self, batches: Sequence[Sequence[Paper]]) -> Iterator[tuple[int, Result]]:
-        """Each batch's mentions by paper id, with the batch's index, as batches finish."""
+    def map(
+        self, batches: Sequence[Sequence[Paper]], progress: Progress | None = None
+    ) -> Iterator[tuple[int, Result]]:
+        """Each batch's mentions by paper id, with the batch's index, as batches finish.
+
+        ``progress`` is told of papers done inside a batch where the executor
+        sees them finish (in this process); the caller reports the rest of a
+        batch when its result comes back.
+        """
         ...
 
 
@@ -63,11 +72,13 @@ class LocalExecutor:
 
     make_extractor: Callable[[], Extractor]
 
-    def map(self, batches: Sequence[Sequence[Paper]]) -> Iterator[tuple[int, Result]]:
+    def map(
+        self, batches: Sequence[Sequence[Paper]], progress: Progress | None = None
+    ) -> Iterator[tuple[int, Result]]:
         extractor = None
         for i, batch in enumerate(batches):
             extractor = extractor or self.make_extractor()
-            yield i, extractor.extract(list(batch), batch_size=max(len(batch), 1))
+            yield i, extractor.extract(list(batch), progress, batch_size=max(len(batch), 1))
 
 
 @dataclass(frozen=True)
@@ -106,7 +117,10 @@ class DaskExecutor:
     spec: ExtractorSpec
     cluster: Cluster = Cluster()
 
-    def map(self, batches: Sequence[Sequence[Paper]]) -> Iterator[tuple[int, Result]]:
+    def map(
+        self, batches: Sequence[Sequence[Paper]], progress: Progress | None = None
+    ) -> Iterator[tuple[int, Result]]:
+        # A task's papers are reported when it comes back: a worker cannot call here.
         if not batches:
             return
         distributed = _distributed()
