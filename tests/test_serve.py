@@ -369,3 +369,31 @@ def test_the_page_at_the_root_is_a_self_contained_query_form(served):
     assert query is not None
     status, _, body = request(served, {"query": html.unescape(query.group(1))}, "POST")
     assert status == 200 and json.loads(body)["results"]["bindings"], body
+
+
+def test_fifty_clients_connecting_at_once_are_queued_not_dropped(fake_build):
+    """Before kg accepts them, 50 connections wait in the kernel's queue (socketserver's
+    default of 5 dropped the rest: a resent SYN a second later, or a reset)."""
+    from kg.query import open_endpoint
+
+    endpoint = open_endpoint(fake_build.out, port=0, workers=1)
+    port = endpoint.server.server_address[1]
+    sockets = []
+    serving = threading.Thread(target=endpoint.serve_forever, daemon=True)
+    try:
+        for _ in range(50):  # nothing accepts yet: each handshake is the kernel's alone
+            sockets.append(socket.create_connection(("127.0.0.1", port), timeout=0.5))
+        serving.start()
+        ask = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
+        query = f"GET /query?{urllib.parse.urlencode({'query': ask})} HTTP/1.1\r\n"
+        for s in sockets:
+            s.settimeout(30)
+            s.sendall(f"{query}Host: x\r\nConnection: close\r\n\r\n".encode("ascii"))
+        for s in sockets:
+            assert s.makefile("rb").readline().startswith(b"HTTP/1.1 200")
+    finally:
+        for s in sockets:
+            s.close()
+        if serving.is_alive():
+            endpoint.server.shutdown()
+        endpoint.close()

@@ -120,6 +120,10 @@ def _bind(host: str, port: int) -> _Server:
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
+    # Connections the kernel holds until they are accepted: socketserver's 5
+    # made clients wait a second for a SYN to be resent, or be reset, under 50
+    # concurrent clients (bench/serve_load.py).
+    request_queue_size = 128
     endpoint: Endpoint
 
 
