@@ -99,3 +99,21 @@ def test_stats_are_the_same_whatever_the_hash_seed(fake_build):
         assert run.returncode == 0, run.stderr
         outputs.add(run.stdout)
     assert len(outputs) == 1
+
+
+def test_graph_json_reads_with_plain_networkx_as_the_readme_says(fake_build):
+    """The README's networkx one-liner for this version gives the graph kg.load_graph does."""
+    import json
+
+    import networkx as nx
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("**Reading `graph.json` without kg.**") :]
+    call = re.search(r"`(nx\.node_link_graph\(data, edges=\"edges\"\))`", section)
+    assert call and 'nx.node_link_graph(data, link="edges")' in section  # networkx < 3.4
+    data = json.loads((fake_build.out / "graph.json").read_text(encoding="utf-8"))
+    assert "edges" in data and "links" not in data
+    G = eval(call.group(1), {"nx": nx, "data": data})
+    H = kg.load_graph(fake_build.out)
+    assert sorted(G.nodes) == sorted(H.nodes)
+    assert sorted(G.edges(data="type")) == sorted(H.edges(data="type"))
