@@ -47,11 +47,12 @@ def test_per_paper_result_does_not_depend_on_the_batch(fake_embedder):
     assert together == alone
 
 
-def test_every_paper_gets_each_kind_and_valid_scores(fake_embedder):
+def test_every_paper_gets_a_method_and_a_field_and_valid_scores(fake_embedder):
+    """A problem only where one is likely enough: precision first, no filler."""
     result = Extractor(fake_embedder).extract(papers())
     for paper in papers():
         kinds = by_kind(result[paper.id])
-        assert all(kinds[k] for k in Kind), (paper.id, result[paper.id])
+        assert kinds[Kind.METHOD] and kinds[Kind.FIELD], (paper.id, result[paper.id])
         for m in result[paper.id]:
             assert 0.0 <= m.score <= 1.0
             assert m.sentence in paper.text
