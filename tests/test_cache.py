@@ -8,6 +8,7 @@ killed-build tests stop a real child process with SIGKILL.
 from __future__ import annotations
 
 import json
+import re
 import signal
 import sqlite3
 import subprocess
@@ -183,6 +184,24 @@ def test_an_unreadable_entry_is_a_miss(tmp_path, seed_papers):
     # The bad entries were replaced.
     third, _ = run(source, tmp_path / "o3", cache)
     assert third.extracted(papers) == set()
+
+
+def test_an_entry_changed_on_disk_but_still_json_is_a_miss(tmp_path, seed_papers):
+    """SQLite checks no content: a score's digit changed by bit rot must not reach the graph."""
+    cache = tmp_path / "cache"
+    source = write_jsonl(tmp_path / "a.jsonl", seed_papers[:6])
+    papers = read_papers([source])
+    run(source, tmp_path / "o1", cache)
+    with sqlite3.connect(cache / CACHE_FILE) as db:
+        key, value = db.execute("SELECT key, mentions FROM entries ORDER BY key").fetchone()
+        # The first digit of the first score: the text is still JSON, the mention still valid.
+        bump = lambda m: m[1] + str((int(m[2]) + 1) % 10)  # noqa: E731
+        changed = re.sub(r'(", 0\.)(\d)', bump, value, count=1)
+        assert changed != value
+        db.execute("UPDATE entries SET mentions = ? WHERE key = ?", (changed, key))
+    again, result = run(source, tmp_path / "o2", cache)
+    assert len(again.extracted(papers)) == 1 and result.reused == len(papers) - 1
+    assert files(tmp_path / "o1") == files(tmp_path / "o2")
 
 
 @pytest.mark.parametrize("damage", ["garbage", "not-a-directory"])

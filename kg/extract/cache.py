@@ -52,7 +52,7 @@ __all__ = [
 ]
 
 #: Version of the stored form of an entry; part of every key.
-SCHEMA = 2
+SCHEMA = 3
 #: The database's name inside the cache directory.
 CACHE_FILE = "extractions.sqlite3"
 # Sources whose every byte can change a paper's mentions: the extraction code,
@@ -140,18 +140,29 @@ def paper_key(extraction: str, paper: Paper) -> str:
 
 
 def _encode(mentions: Sequence[Mention]) -> str:
-    return json.dumps(
+    """The stored entry: the sha256 of its JSON (64 hex digits), then the JSON.
+
+    SQLite checks no page's content, so a changed byte that still reads as
+    JSON (a score's digit, a letter of the evidence) is caught by the digest.
+    """
+    text = json.dumps(
         [
             [m.text, m.role.value, m.score, m.sentence, m.expansion, m.selected, m.topic]
             for m in mentions
         ],
         ensure_ascii=False,
     )
+    return hashlib.sha256(text.encode()).hexdigest() + text
 
 
 def _decode(value: Any) -> tuple[Mention, ...]:
     """An entry's mentions; ValueError, TypeError or KeyError if it is not one."""
-    rows = json.loads(value)
+    if not isinstance(value, str):
+        raise TypeError("not text")
+    digest, text = value[:64], value[64:]
+    if hashlib.sha256(text.encode()).hexdigest() != digest:
+        raise ValueError("the entry does not match its sha256")
+    rows = json.loads(text)
     if not isinstance(rows, list):
         raise TypeError("not a list")
     mentions = []
