@@ -197,8 +197,7 @@ def validate(graph_path: Path, mode: str, sample_size: int, batch_size: int) -> 
 )
 def serve(graph_path: Path, host: str, port: int, timeout: float, allow_service: bool) -> None:
     """Serve the built graph as a read-only SPARQL 1.1 endpoint (on 127.0.0.1 by default)."""
-    from kg.query import open_endpoint
-    from kg.query.serve import is_loopback
+    from kg.query import is_loopback, open_endpoint
 
     endpoint = open_endpoint(
         graph_path, host=host, port=port, timeout=timeout or None, allow_service=allow_service

@@ -17,7 +17,7 @@ queries (rdflib's engine takes tens of seconds at a few thousand papers).
 
 from kg.query.analytics import Stats, format_stats, graph_stats, load_graph
 from kg.query.results import FORMATS, format_result
-from kg.query.serve import Endpoint, open_endpoint
+from kg.query.serve import Endpoint, is_loopback, open_endpoint
 from kg.query.sparql import QUERY_PREFIXES, QueryResult, Term, check_query, parse_term, run_query
 from kg.query.store import (
     SOURCE_STAMP,
@@ -33,6 +33,7 @@ from kg.query.store import (
 
 __all__ = [
     "run_query",
+    "is_loopback",
     "check_query",
     "parse_term",
     "QueryResult",
