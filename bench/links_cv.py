@@ -171,7 +171,7 @@ def _keyword_recall(papers, gold, mentions, concepts, links, extractor) -> None:
     predictions = KgPredictor(extractor).predictions(papers, mentions, concepts, links)
     matched = total = 0
     for pred, g in zip(predictions, gold, strict=True):
-        matched += match(pred.concepts + pred.mentioned + pred.fields, g.keywords or ())
+        matched += match(pred.concepts + pred.fields, g.keywords or ())
         total += len(unique_gold(g.keywords or ()))
     print(f"keyword recall with out-of-fold fields: {matched / total:.3f} ({matched} of {total})")
 
