@@ -432,15 +432,75 @@ def test_form_feed_and_controls_become_the_same_text_in_every_file(fake_embedder
     assert quad.object.value == abstract
 
 
-def test_a_one_megabyte_abstract_builds(fake_embedder, tmp_path):
+def test_a_record_of_as_much_text_as_kg_reads_builds(fake_embedder, tmp_path):
+    """The limit on one record's text is 1,000,000 characters, and a record that size builds."""
+    from kg.ingest.records import MAX_RECORD_CHARS
+
+    assert MAX_RECORD_CHARS == 1_000_000  # the README's figure
+    title = "MegaNet: linear attention for long documents"
     sentence = "We propose MegaNet, a sparse transformer for long documents with linear attention. "
-    source = jsonl(
-        tmp_path / "p.jsonl",
-        {"abstract": (sentence * (1_000_000 // len(sentence) + 1))[:1_000_000]},
-    )
+    size = MAX_RECORD_CHARS - len(title)
+    abstract = (sentence * (size // len(sentence) + 1))[: size - 1] + "."
+    assert len(title) + len(abstract) == MAX_RECORD_CHARS
+    source = jsonl(tmp_path / "p.jsonl", {"title": title, "abstract": abstract})
     result = kg.build.build([source], tmp_path / "out", embedder=fake_embedder)
     assert result.papers == 1
     assert_parseable(tmp_path / "out")
+
+
+#: A file of each format: a short record (SHORT), then one whose abstract is LONG, at the line
+#: named; and the characters of text kg counts in that record besides LONG (a BibTeX key is an id).
+LONG_RECORDS = {
+    "p.jsonl": ('{"abstract": "SHORT"}\n{"abstract": "LONG"}\n', 2, 0),
+    "p.json": ('[\n{"abstract": "SHORT"},\n{"abstract": "LONG"}\n]\n', 3, 0),
+    "p.csv": ('title,abstract\n,"SHORT"\n,"LONG"\n', 3, 0),
+    "p.bib": ("@article{a, abstract = {SHORT}}\n\n@article{b, abstract = {LONG}}\n", 3, 1),
+    "p.ris": ("TY  - JOUR\nAB  - SHORT\nER  - \n\nTY  - JOUR\nAB  - LONG\nER  - \n", 5, 0),
+    "p.txt": ("SHORT\n\nLONG\n", 3, 0),
+}
+
+
+@pytest.mark.parametrize("name", LONG_RECORDS)
+def test_a_record_with_more_text_than_the_limit_is_one_error_line(
+    name, previous, tmp_path, fake_model, monkeypatch
+):
+    """A 50 MB abstract ran out of memory; any record over the limit is refused, in every format
+    (a small limit here, and an abstract of 1,001 characters)."""
+    import kg.ingest.records
+
+    monkeypatch.setattr(kg.ingest.records, "MAX_RECORD_CHARS", 1000)
+    out = tmp_path / "out"
+    shutil.copytree(previous, out)
+    before = snapshot(out)
+    template, line, more = LONG_RECORDS[name]
+    abstract = ("We propose LongNet for long documents. " * 30)[:1000] + "."
+    text(tmp_path / name, template.replace("SHORT", GOOD[0]).replace("LONG", abstract))
+    result = CliRunner().invoke(cli, ["build", str(tmp_path / name), "--out", str(out)])
+    assert result.exit_code == 1, result.output
+    assert result.stderr == (
+        f"kg: error: {tmp_path / name}:{line}: the record holds {1001 + more:,} characters of "
+        "text, more than the 1,000 kg reads of one paper; give its abstract, not a full text (or "
+        "look for a field that runs on into the next ones)\n"
+    )
+    assert result.stdout == ""
+    assert snapshot(out) == before
+
+
+def test_text_in_any_field_counts_towards_the_limit(tmp_path, monkeypatch):
+    """Authors and keywords run on too (a list of 1,000 keywords); at the limit is allowed."""
+    import kg.ingest.records
+    from kg.errors import InputError
+    from kg.ingest import read_inputs
+
+    monkeypatch.setattr(kg.ingest.records, "MAX_RECORD_CHARS", 1000)
+    abstract = "We propose TagNet."
+    keywords = ["x" * 9] * ((1000 - len(abstract)) // 9)
+    keywords.append("y" * (1000 - len(abstract) - 9 * len(keywords)))
+    at_limit = jsonl(tmp_path / "ok.jsonl", {"abstract": abstract, "keywords": keywords})
+    assert len(read_inputs([at_limit]).papers) == 1
+    over = jsonl(tmp_path / "p.jsonl", {"abstract": abstract, "keywords": [*keywords, "z"]})
+    with pytest.raises(InputError, match=r"p\.jsonl:1: the record holds 1,001 characters"):
+        read_inputs([over])
 
 
 def test_a_hundred_thousand_records_are_read_with_exact_skip_counts(tmp_path):
