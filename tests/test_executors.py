@@ -8,9 +8,15 @@ every output file byte for byte with the local build of the same input.
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import json
+import socket
 import subprocess
 import sys
+import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,7 +25,7 @@ from conftest import SEEDS, FakeEmbedder
 
 from kg.build import OUTPUT_FILES
 from kg.cli import cli
-from kg.extract import BATCH_SIZE, Extractor, LocalExecutor, extract_cached
+from kg.extract import BATCH_SIZE, Extractor, LocalExecutor, executors, extract_cached
 from kg.ingest import read_papers
 from kg.taxonomy import load_taxonomy
 
@@ -131,27 +137,75 @@ def test_a_dask_build_fills_the_cache_a_local_build_then_reuses(tmp_path):
     assert contents(tmp_path / "dask") == contents(tmp_path / "local")
 
 
-def test_an_unreachable_scheduler_is_one_clear_error_and_the_output_stays(tmp_path, fake_model):
+class _Quiet(http.server.BaseHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 (the base class's name)
+        pass
+
+
+@contextlib.contextmanager
+def no_scheduler(kind: str) -> Iterator[str]:
+    """An address on 127.0.0.1 where no Dask scheduler is: a closed port, a listener that
+    accepts and says nothing, an HTTP server, or one that greets in another protocol."""
+    if kind == "http":
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Quiet)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            yield f"tcp://127.0.0.1:{server.server_address[1]}"
+        finally:
+            server.shutdown()
+            server.server_close()
+        return
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        port = listening.getsockname()[1]
+        if kind == "closed":
+            listening.close()
+            yield f"tcp://127.0.0.1:{port}"
+            return
+        listening.listen()
+        accepted: list[socket.socket] = []
+
+        def accept() -> None:
+            with contextlib.suppress(OSError):
+                while True:
+                    conn, _ = listening.accept()
+                    accepted.append(conn)
+                    if kind == "ssh":
+                        conn.sendall(b"SSH-2.0-OpenSSH_9.6\r\n")
+
+        threading.Thread(target=accept, daemon=True).start()
+        try:
+            yield f"tcp://127.0.0.1:{port}"
+        finally:
+            for conn in accepted:
+                conn.close()
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("kind", ["closed", "silent", "http", "ssh"])
+def test_an_address_without_a_dask_scheduler_is_one_clear_error_in_bounded_time(
+    kind, tmp_path, fake_model, monkeypatch
+):
+    """A listener that accepts and says nothing, or an HTTP server, made the build wait for
+    ever: distributed bounds the connection by its timeout but not the handshake after it."""
+    monkeypatch.setattr(executors, "CONNECT_TIMEOUT", 2)
     out = tmp_path / "out"
     out.mkdir()
     (out / "kg.ttl").write_text("previous\n", encoding="utf-8")
-    result = CliRunner().invoke(
-        cli,
-        [
-            "build",
-            str(SEEDS),
-            "--out",
-            str(out),
-            "--no-cache",
-            "--executor",
-            "dask",
-            "--scheduler",
-            "tcp://127.0.0.1:9",
-        ],
-    )
+    args = ["build", str(SEEDS), "--out", str(out), "--no-cache", "--executor", "dask"]
+    with no_scheduler(kind) as address:
+        start = time.monotonic()
+        result = CliRunner().invoke(cli, [*args, "--scheduler", address])
+        took = time.monotonic() - start
     assert result.exit_code == 1, result.output
-    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in result.output
-    assert "Traceback" not in result.output
+    assert "Traceback" not in result.output and result.stdout == ""
+    errors = [line for line in result.stderr.splitlines() if line.startswith("kg: ")]
+    assert len(errors) == 1, result.stderr
+    assert errors[0].startswith(f"kg: error: cannot reach the Dask scheduler at {address} (")
+    assert errors[0].endswith(
+        "; check the address (tcp://HOST:8786) and that the scheduler is running"
+    )
+    assert took < 2 + 20  # the timeout, and reading the seeds on a busy machine
     assert (out / "kg.ttl").read_text(encoding="utf-8") == "previous\n"
 
 

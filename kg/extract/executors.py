@@ -21,6 +21,7 @@ each task embeds with one thread, as the workers of a cluster do.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -182,17 +183,45 @@ def _client(distributed: Any, cluster: Cluster) -> Iterator[Any]:
             ):
                 yield client
         else:
+            _check_scheduler(distributed, cluster.scheduler)
             try:
                 client = distributed.Client(cluster.scheduler, timeout=CONNECT_TIMEOUT)
             except (OSError, TimeoutError, ValueError) as exc:
-                raise KGError(
-                    f"cannot reach the Dask scheduler at {cluster.scheduler} ({exc}); "
-                    "check the address (tcp://HOST:8786) and that the scheduler is running"
-                ) from exc
+                raise _unreachable(cluster.scheduler, str(exc)) from exc
             with client:
                 yield client
     finally:
         quiet.setLevel(level)
+
+
+def _check_scheduler(distributed: Any, address: str) -> None:
+    """Refuse ``address`` unless a Dask scheduler there answers within :data:`CONNECT_TIMEOUT`.
+
+    distributed bounds the connection by its timeout but not the handshake
+    after it, so ``Client`` waits for ever on a listener that accepts and says
+    nothing (or an HTTP server); here the handshake is bounded too.
+    """
+
+    async def handshake() -> None:
+        comm = await distributed.comm.connect(address, timeout=CONNECT_TIMEOUT)
+        await comm.close()
+
+    try:
+        asyncio.run(asyncio.wait_for(handshake(), CONNECT_TIMEOUT))
+    except TimeoutError as exc:
+        why = f"no Dask scheduler answered within {CONNECT_TIMEOUT} s"
+        raise _unreachable(address, why) from exc
+    except (OSError, ValueError) as exc:
+        raise _unreachable(address, str(exc)) from exc
+    except Exception as exc:  # what answered does not speak Dask's protocol
+        raise _unreachable(address, "what answers there is not a Dask scheduler") from exc
+
+
+def _unreachable(address: str, why: str) -> KGError:
+    return KGError(
+        f"cannot reach the Dask scheduler at {address} ({why}); "
+        "check the address (tcp://HOST:8786) and that the scheduler is running"
+    )
 
 
 # One extractor per worker process, for the build whose spec made it.
