@@ -8,6 +8,7 @@ killed-build tests stop a real child process with SIGKILL.
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import sqlite3
@@ -220,6 +221,58 @@ def test_a_broken_cache_warns_and_the_build_goes_on(tmp_path, seed_papers, damag
     warning = [line for line in result.stderr.splitlines() if "extraction cache" in line]
     assert len(warning) == 1 and warning[0].startswith("kg: warning: "), result.stderr
     assert "building without it" in warning[0] and str(cache) in warning[0]
+    uncached = CliRunner().invoke(
+        cli, ["build", str(source), "--out", str(tmp_path / "n"), "--no-cache"]
+    )
+    assert uncached.exit_code == 0
+    assert files(tmp_path / "o") == files(tmp_path / "n")
+
+
+def permissions_apply(tmp_path: Path) -> bool:
+    """Whether this process is held to file permissions (root, with CAP_DAC_OVERRIDE, is not)."""
+    probe = tmp_path / "read-only-probe"
+    probe.write_text("")
+    probe.chmod(0o444)
+    try:
+        with probe.open("a"):
+            return False
+    except PermissionError:
+        return True
+    finally:
+        probe.unlink()
+
+
+@pytest.mark.parametrize("read_only", ["file", "directory", "both"])
+def test_a_read_only_cache_is_read_and_warns_once_that_new_results_are_not_stored(
+    tmp_path, seed_papers, read_only, fake_model
+):
+    if not permissions_apply(tmp_path):
+        pytest.skip(f"file permissions do not apply to this process (euid {os.geteuid()})")
+    cache = tmp_path / "cache"
+    first = write_jsonl(tmp_path / "first.jsonl", seed_papers[:4])
+    run(first, tmp_path / "o1", cache)
+    file = cache / CACHE_FILE
+    if read_only in ("file", "both"):
+        file.chmod(0o444)
+    if read_only in ("directory", "both"):
+        cache.chmod(0o555)
+    stored = file.read_bytes()
+    try:
+        source = write_jsonl(tmp_path / "more.jsonl", seed_papers[:7])
+        args = ["build", str(source), "--out", str(tmp_path / "o"), "--cache-dir", str(cache)]
+        result = CliRunner().invoke(cli, [*args, "--batch-size", "1"])  # three stores refused
+        assert file.read_bytes() == stored
+    finally:
+        cache.chmod(0o755)
+        file.chmod(0o644)
+    assert result.exit_code == 0, result.output
+    assert "reused the extraction of 4 of 7 papers (cache)" in result.stdout
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("kg: ")]
+    assert warnings == [
+        f"kg: warning: the extraction cache {file} cannot be written (attempt to write a readonly "
+        "database); its entries are used, but the papers this build extracted are not stored "
+        "(make it writable, or pass --cache-dir for one that is)"
+    ]
     uncached = CliRunner().invoke(
         cli, ["build", str(source), "--out", str(tmp_path / "n"), "--no-cache"]
     )

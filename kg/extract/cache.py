@@ -12,9 +12,11 @@ The cache is one SQLite database (``extractions.sqlite3``) in
 :func:`default_cache_dir`. SQLite commits each batch of entries atomically
 and its write-ahead log survives a killed process, so a build stopped at any
 point leaves every entry committed before it valid; concurrent builds share
-the file safely. An entry that cannot be read back is a miss, and a cache
-that cannot be opened or written is skipped with a warning: the cache can
-make a build faster, never make it fail.
+the file safely. An entry that cannot be read back is a miss; a cache that
+can be read but not written (a read-only file or directory) is read, with a
+warning that new entries are not stored; one that cannot be opened, or fails
+part-way, is skipped with a warning: the cache can make a build faster, never
+make it fail.
 """
 
 from __future__ import annotations
@@ -193,30 +195,51 @@ class ExtractionCache:
     """The SQLite file of extraction entries in ``directory``.
 
     A problem opening, reading or writing it is recorded in
-    :attr:`problem` and turns the cache off for the rest of the build;
-    nothing raises.
+    :attr:`problem`; nothing raises. A cache that cannot be written is
+    still read; any other problem turns the cache off for the rest of the build.
     """
 
     def __init__(self, directory: str | Path) -> None:
         self.path = Path(directory) / CACHE_FILE
         self.problem: str | None = None
         self._db: sqlite3.Connection | None = None
+        self._unwritable: Exception | None = None  # why entries cannot be stored
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-            try:
-                db.execute("PRAGMA journal_mode=WAL")
-                db.execute("PRAGMA synchronous=NORMAL")
-                db.execute(
-                    "CREATE TABLE IF NOT EXISTS entries"
-                    " (key TEXT PRIMARY KEY, mentions TEXT NOT NULL) WITHOUT ROWID"
-                )
-            except sqlite3.Error:
-                db.close()
-                raise
-            self._db = db
+            self._db = self._open()
         except (OSError, sqlite3.Error) as exc:
-            self._fail("cannot be opened", exc)
+            try:
+                self._db = self._open_read_only()
+            except (OSError, sqlite3.Error):
+                self._fail("cannot be opened", exc)
+            else:
+                self._unwritable = exc
+
+    def _open(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS entries"
+                " (key TEXT PRIMARY KEY, mentions TEXT NOT NULL) WITHOUT ROWID"
+            )
+        except sqlite3.Error:
+            db.close()
+            raise
+        return db
+
+    def _open_read_only(self) -> sqlite3.Connection:
+        """The file opened for reading only: ``immutable``, since a directory that cannot be
+        written cannot hold the shared-memory file a reader of the write-ahead log needs."""
+        uri = f"{self.path.absolute().as_uri()}?mode=ro&immutable=1"
+        db = sqlite3.connect(uri, uri=True, isolation_level=None)
+        try:
+            db.execute("SELECT key FROM entries LIMIT 1").fetchall()
+        except sqlite3.Error:
+            db.close()
+            raise
+        return db
 
     def _fail(self, what: str, exc: Exception) -> None:
         self.problem = (
@@ -224,6 +247,16 @@ class ExtractionCache:
             "(delete the file, or pass --cache-dir or --no-cache)"
         )
         self.close()
+
+    def _not_stored(self, exc: Exception) -> None:
+        """Say once that this build's new entries are not stored; reading goes on."""
+        self._unwritable = exc
+        if self.problem is None:
+            self.problem = (
+                f"the extraction cache {self.path} cannot be written ({exc}); its entries are "
+                "used, but the papers this build extracted are not stored (make it writable, "
+                "or pass --cache-dir for one that is)"
+            )
 
     def get(self, keys: Iterable[str]) -> dict[str, tuple[Mention, ...]]:
         """The entries of ``keys`` that are present and readable."""
@@ -250,6 +283,9 @@ class ExtractionCache:
         """Store ``entries`` in one transaction: all of them or, if killed, none."""
         if self._db is None or not entries:
             return
+        if self._unwritable is not None:
+            self._not_stored(self._unwritable)
+            return
         try:
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
@@ -258,7 +294,10 @@ class ExtractionCache:
                     ((key, _encode(mentions)) for key, mentions in entries.items()),
                 )
         except sqlite3.Error as exc:
-            self._fail("cannot be written", exc)
+            if getattr(exc, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_READONLY:
+                self._not_stored(exc)  # a file without write permission
+            else:
+                self._fail("cannot be written", exc)
 
     def close(self) -> None:
         if self._db is not None:
