@@ -167,7 +167,7 @@ def assemble(
     """
     report = progress or (lambda stage, done, total: None)
     clock = _Clock()
-    reading = _read(inputs, options or ReadOptions(), exclude)
+    reading = _read(inputs, options or ReadOptions(), exclude, report)
     papers = list(reading.papers)
     taxonomy = load_taxonomy(taxonomy_path)
     clock.lap("ingest")
@@ -206,7 +206,9 @@ def assemble(
     )
 
 
-def _read(inputs: Sequence[str | Path], opts: ReadOptions, exclude: Path | None) -> Reading:
+def _read(
+    inputs: Sequence[str | Path], opts: ReadOptions, exclude: Path | None, report: Progress
+) -> Reading:
     return read_inputs(
         inputs,
         columns=opts.columns,
@@ -214,6 +216,7 @@ def _read(inputs: Sequence[str | Path], opts: ReadOptions, exclude: Path | None)
         max_file_bytes=opts.max_file_bytes,
         strict=opts.strict,
         exclude=exclude,
+        progress=lambda done, total: report("reading", done, total),
     )
 
 

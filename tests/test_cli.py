@@ -279,6 +279,46 @@ def test_extraction_progress_moves_as_papers_finish_with_the_time_left(fake_mode
     assert any(left for n, left in counts if 0 < int(n) < 37), err
 
 
+def test_reading_shows_once_it_takes_a_while_with_the_records_read(capsys):
+    from kg.cli.app import Progress
+
+    progress = Progress(refresh=0.05, heartbeat=0.05)
+    progress("reading", 0, 0)  # the files are parsed: no count yet
+    time.sleep(0.3)
+    progress("reading", 20, 40)
+    time.sleep(0.3)
+    progress("reading", 40, 40)
+    progress.close()
+    lines = [line for line in capsys.readouterr().err.splitlines() if line]
+    assert re.fullmatch(r"\[ +0\.\ds\] reading…", lines[0]), lines
+    assert "reading [##########----------] 20/40 records" in "\n".join(lines)
+    assert lines[-1].endswith("] reading [####################] 40/40 records"), lines
+
+
+def test_quick_reading_shows_nothing_and_the_next_stage_at_once(capsys):
+    """An input error found while reading stays the only line (tests/test_hostile.py)."""
+    from kg.cli.app import Progress
+
+    progress = Progress(refresh=5, heartbeat=5)
+    progress("reading", 0, 0)
+    progress("reading", 0, 3)
+    progress("reading", 3, 3)
+    assert capsys.readouterr().err == ""
+    progress("loading model", 0, 1)
+    progress.close()
+    assert re.fullmatch(r"\r\[ +0\.\ds\] loading model…\n", capsys.readouterr().err)
+
+
+def test_a_build_reports_its_records_read_before_it_loads_the_model(fake_embedder, inputs):
+    from kg.build import assemble
+
+    calls: list[tuple[str, int, int]] = []
+    assemble([inputs], embedder=fake_embedder, progress=lambda *call: calls.append(call))
+    stages = [stage for stage, _, _ in calls]
+    assert calls[0] == ("reading", 0, 0) and ("reading", 3, 3) in calls
+    assert stages.index("loading model") > max(i for i, s in enumerate(stages) if s == "reading")
+
+
 def test_progress_redraws_on_a_clock_while_no_count_moves(capsys):
     from kg.cli.app import Progress
 

@@ -304,6 +304,22 @@ def test_records_without_abstract_and_duplicates_are_skipped_and_counted(tmp_pat
     assert "--strict" in str(error.value) and "2 no abstract, 1 exact duplicate" in str(error.value)
 
 
+def test_reading_reports_each_record_made_into_a_paper(tmp_path: Path) -> None:
+    """(0, 0) while the files are parsed, then each record of the 4 with an abstract."""
+    records = [
+        {"abstract": ABSTRACT_A},
+        {"title": "no abstract"},
+        {"abstract": ABSTRACT_B},
+        {"abstract": ABSTRACT_A.upper()},  # a duplicate is a record read too
+        {"abstract": "We study reading progress."},
+    ]
+    path = write(tmp_path / "p.jsonl", "".join(json.dumps(r) + "\n" for r in records))
+    calls: list[tuple[int, int]] = []
+    reading = read_inputs([path], progress=lambda done, total: calls.append((done, total)))
+    assert len(reading.papers) == 3
+    assert calls == [(0, 0), (0, 4), (1, 4), (2, 4), (3, 4), (4, 4)]
+
+
 # --- shared evaluation data ----------------------------------------------------
 
 

@@ -78,7 +78,10 @@ class Progress:
     log (stderr not a TTY) a new line is written at each tenth of a stage and
     at least every ``heartbeat`` seconds while it runs. The time left is what
     remains at the rate since the stage's first count, which leaves out the
-    model load before it and the papers found in the cache at once.
+    model load before it and the papers found in the cache at once. Reading
+    the input shows only once it has taken that long (a second on a terminal,
+    10 s in a log): reading is quick for most inputs, and an input error found
+    while reading stays the only line.
     """
 
     def __init__(
@@ -101,13 +104,17 @@ class Progress:
             return
         with self._lock:
             now = time.monotonic()
-            if self._stage is None or (self._stage.name, self._stage.total) != (stage, total):
-                self._stage = _Stage(stage, total)
-            self._stage.count(done, now)
+            current = self._stage
+            if current is None or (current.name, current.total) != (stage, total):
+                # Same name, new total: the stage's count became known; it began before.
+                begun = current.begun if current is not None and current.name == stage else now
+                current = self._stage = _Stage(stage, total, begun)
+            current.count(done, now)
             when, name, tenth = self._drawn
             new_tenth = 10 * done // total if total > 1 else -1
             changed = (name, tenth) != (stage, new_tenth) or done == total
-            if changed or now - when >= self.interval or (self.tty and now - when >= 0.1):
+            due = changed or now - when >= self.interval or (self.tty and now - when >= 0.1)
+            if due and self._shown(now):
                 self._draw(now)
         if self._clock is None:
             self._clock = threading.Thread(target=self._tick, name="kg-progress", daemon=True)
@@ -124,8 +131,15 @@ class Progress:
         self._stop.set()
         if self._clock is not None:
             self._clock.join()
-        if self.tty and self._stage is not None:
+        if self.tty and self._drawn[1]:
             click.echo("", err=True)
+
+    def _shown(self, now: float) -> bool:
+        """Whether the stage's line may be drawn: reading only once it has taken a while."""
+        stage = self._stage
+        return stage is not None and (
+            stage.name not in _SHOWN_LATE or now - stage.begun >= self.interval
+        )
 
     def _draw(self, now: float) -> None:
         stage = self._stage
@@ -143,20 +157,25 @@ class Progress:
                 now = time.monotonic()
                 stage = self._stage
                 unfinished = stage is not None and (stage.total <= 1 or stage.done < stage.total)
-                if unfinished and now - self._drawn[0] >= self.interval:
+                if unfinished and now - self._drawn[0] >= self.interval and self._shown(now):
                     self._draw(now)
 
 
 #: Characters of the progress bar.
 _BAR = 20
+#: What a stage counts, where it does not count papers.
+_UNITS = {"reading": "records", "validating": "focus nodes"}
+#: Stages whose line shows only once they have taken a while.
+_SHOWN_LATE = frozenset({"reading"})
 
 
 class _Stage:
     """A stage's count and the rate since its first count, for the time left."""
 
-    def __init__(self, name: str, total: int) -> None:
+    def __init__(self, name: str, total: int, begun: float) -> None:
         self.name = name
         self.total = total
+        self.begun = begun
         self.done = 0
         self.first: tuple[float, int] | None = None  # when the first count came, and it
         self.left: tuple[float, float] | None = None  # when estimated, seconds left then
@@ -175,7 +194,7 @@ class _Stage:
     def message(self, now: float) -> str:
         if self.total <= 1:
             return f"{self.name}…"
-        unit = "focus nodes" if self.name == "validating" else "papers"
+        unit = _UNITS.get(self.name, "papers")
         full = _BAR * min(self.done, self.total) // self.total
         msg = f"{self.name} [{'#' * full}{'-' * (_BAR - full)}] {self.done:,}/{self.total:,} {unit}"
         if self.left is not None and self.done < self.total:

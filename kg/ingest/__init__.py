@@ -66,6 +66,7 @@ def read_inputs(
     max_file_bytes: int = MAX_FILE_BYTES,
     strict: bool = False,
     exclude: Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Reading:
     """Read every paper in ``paths``, in input order.
 
@@ -78,6 +79,8 @@ def read_inputs(
         max_file_bytes: Refuse larger files.
         strict: Fail on the first skipped record instead of counting it.
         exclude: kg's output directory; an input inside it is an error.
+        progress: Called with the records made into papers and their number:
+            ``(0, 0)`` first, while the files are parsed and the number is not known.
 
     Raises:
         InputError: A path is missing, unreadable, too large or malformed, a
@@ -91,6 +94,8 @@ def read_inputs(
         raise InputError(
             f"--column {unknown[0]}=...: no such field; kg's fields are {', '.join(FIELDS)}"
         )
+    if progress:
+        progress(0, 0)
     context = Context(columns=dict(columns or {}))
     records: list[Record] = []
     skipped: list[Skip] = []
@@ -106,7 +111,7 @@ def read_inputs(
                 skipped.append(item)
             else:
                 records.append(item)
-    found_papers, duplicates = papers(records)
+    found_papers, duplicates = papers(records, progress)
     skipped += duplicates
     skipped.sort(key=_input_order({str(f[0]): i for i, f in enumerate(files)}))
     if strict and skipped:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from kg.errors import InputError
@@ -38,11 +39,14 @@ def paper_id(abstract: str, given: str | None = None) -> str:
     return "p-" + hashlib.sha256(normalise(abstract).encode()).hexdigest()[:_HASH_CHARS]
 
 
-def papers(records: list[Record]) -> tuple[list[Paper], list[Skip]]:
+def papers(
+    records: list[Record], progress: Callable[[int, int], None] | None = None
+) -> tuple[list[Paper], list[Skip]]:
     """One paper per distinct abstract, and a skip for each exact duplicate.
 
     A duplicate (same :func:`~kg.text.normalise` key) only fills metadata that
-    the first copy lacks.
+    the first copy lacks. ``progress`` is called with the records done and
+    their number before each record (cleaning the text is most of reading).
 
     Raises:
         InputError: Two different abstracts share an id.
@@ -51,7 +55,9 @@ def papers(records: list[Record]) -> tuple[list[Paper], list[Skip]]:
     skipped: list[Skip] = []
     by_key: dict[str, int] = {}
     by_id: dict[str, int] = {}
-    for record in records:
+    for done, record in enumerate(records):
+        if progress:
+            progress(done, len(records))
         key = normalise(record.abstract)
         if key in by_key:
             first = out[by_key[key]]
@@ -79,6 +85,8 @@ def papers(records: list[Record]) -> tuple[list[Paper], list[Skip]]:
                 source=record.source,
             )
         )
+    if progress:
+        progress(len(records), len(records))
     return out, skipped
 
 
