@@ -42,7 +42,7 @@ from kg.taxonomy import shipped_ontology
 __all__ = ["request_key", "current", "record"]
 
 _PACKAGE = Path(__file__).resolve().parent
-_SOURCE_SUFFIXES = frozenset({".py", ".txt", ".json", ".ttl", ".js", ".css", ".html"})
+_SOURCE_SUFFIXES = frozenset({".py", ".txt", ".tsv", ".json", ".ttl", ".js", ".css", ".html"})
 #: Bump when what a record holds changes.
 _SCHEMA = 1
 

@@ -147,3 +147,63 @@ def test_occurrences_counts_what_the_whole_word_pattern_finds(phrase: str, text:
 def test_occurrences_counts_whole_words_only() -> None:
     assert occurrences("lora", "lora, qlora and lora-based lora_x") == 2
     assert occurrences("aa", "aaa aa aa") == 2
+
+
+def _sure_classifier(kind: str):
+    """A classifier sure that every candidate is a concept of ``kind``."""
+    import numpy as np
+
+    from kg.extract.classify import FEATURE_NAMES, CandidateClassifier
+    from kg.extract.embed import EMBEDDING_DIM
+
+    hand = len(FEATURE_NAMES) - EMBEDDING_DIM
+    logits = {"method": [30.0, 0.0, -30.0], "problem": [0.0, 30.0, -30.0]}[kind]
+    return CandidateClassifier(
+        coef=np.zeros((4, len(FEATURE_NAMES))),
+        intercept=np.array([30.0, *logits]),
+        mean=np.zeros(hand),
+        scale=np.ones(hand),
+        thresholds={"method": 0.5, "problem": 0.5},
+        trained_on="a test",
+    )
+
+
+def _kept(texts: list[str], kind: str = "method", titled: bool = False, **flags) -> list[str]:
+    import numpy as np
+
+    from kg.extract.candidates import Candidate
+    from kg.extract.classify import FEATURE_NAMES
+    from kg.extract.select import CandidateTable, classified, select_mentions
+
+    # The first phrase stands in the first sentence (the title, if ``titled``).
+    cands = [Candidate(t, int(i > 0), **flags.get(t, {})) for i, t in enumerate(texts)]
+    X = np.zeros((len(cands), len(FEATURE_NAMES)))
+    scored = classified(
+        CandidateTable(cands, [0.5] * len(cands), X, titled), _sure_classifier(kind)
+    )
+    limits = {Kind.METHOD: 8, Kind.PROBLEM: 5}
+    sentences = [texts[0], " ".join(texts[1:])]
+    return [m.text for m in select_mentions(scored, sentences, limits, 0.0)]
+
+
+def test_umbrellas_are_no_papers_concept_and_a_class_is_its_member():
+    kept = _kept(["LLMs", "bandit algorithms", "gradient boosting algorithms", "Thompson sampling"])
+    assert sorted(kept) == ["Thompson sampling", "gradient boosting"]
+    # What the title names, the authors list or the paper proposes is its own, umbrella or not.
+    llms = ["large language models", "Thompson sampling"]
+    assert "large language models" in _kept(llms, titled=True)
+    assert "large language models" not in _kept(llms, titled=False)
+    assert "LLMs" in _kept(["LLMs", "Thompson sampling"], LLMs={"keyword": True})
+
+
+def test_the_kind_of_thing_beside_a_proposed_name_is_not_a_second_proposal():
+    flags = {"cue": Kind.METHOD, "proposed": True}
+    kept = _kept(
+        ["random masking", "Dual-MTP", "MTP training framework"],  # the last two: one sentence
+        **{"Dual-MTP": flags, "MTP training framework": flags},
+    )
+    assert sorted(kept) == ["Dual-MTP", "random masking"]
+    # Alone, the framework is what the paper proposes.
+    assert _kept(["MTP training framework"], **{"MTP training framework": flags}) == [
+        "MTP training framework"
+    ]

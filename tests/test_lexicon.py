@@ -108,3 +108,18 @@ def test_an_acronym_a_phrase_spells_is_a_subsequence_of_what_it_spells_from(word
 
 def test_is_subsequence_keeps_order():
     assert is_subsequence("lra", "lowrankadaptation") and not is_subsequence("arl", "lowrank")
+
+
+def test_the_background_shares_are_measured_and_umbrellas_follow_them():
+    from kg.lexicon import UMBRELLA_SHARE, background_share, class_member, is_umbrella
+
+    # Shares come from a table of abstracts, not from the papers being built.
+    assert background_share("language models") >= UMBRELLA_SHARE
+    assert background_share("Language-Models") == background_share("language model")
+    assert background_share("Thompson sampling") == 0.0
+    assert is_umbrella("neural networks") and not is_umbrella("spiking neural networks")
+    # A plural class names its member when the member is a phrase or a name.
+    assert class_member("nearest neighbor search algorithms") == "nearest neighbor search"
+    assert class_member("NeRF methods") == "NeRF"
+    assert class_member("first-order methods") is None and is_umbrella("first-order methods")
+    assert class_member("first-order method") == "first-order method"  # one method, not a class

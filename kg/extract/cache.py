@@ -61,7 +61,7 @@ CACHE_FILE = "extractions.sqlite3"
 # its shipped models, the word lists, text cleaning and the records.
 _PACKAGE = Path(__file__).resolve().parents[1]
 _CODE = ("extract", "lexicon", "text", "model.py")
-_CODE_SUFFIXES = frozenset({".py", ".txt", ".json"})
+_CODE_SUFFIXES = frozenset({".py", ".txt", ".tsv", ".json"})
 # Libraries whose version can change the numbers extraction computes.
 _LIBRARIES = (
     "kg",

@@ -208,11 +208,9 @@ class Extractor:
             # An acronym's embedding says little; its expansion speaks for it.
             scores = [max(rel.get(c.text, 0.0), rel.get(c.expansion or "", 0.0)) for c in cands]
             vectors = self.embedder.embed([c.expansion or c.text for c in cands])
-            tables.append(
-                CandidateTable(
-                    cands, scores, features(cands, scores, vectors, paper.text, len(sents))
-                )
-            )
+            X = features(cands, scores, vectors, paper.text, len(sents))
+            titled = bool(paper.title) and sents[0] == clean(paper.title)
+            tables.append(CandidateTable(cands, scores, X, titled))
         return tables
 
     def candidate_phrases(self, papers: Sequence[Paper]) -> list[list[str]]:

@@ -8,7 +8,7 @@ and every paper keeps at least one method and one problem.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -16,11 +16,15 @@ from kg.extract.candidates import Candidate
 from kg.extract.classify import CLASSES, CandidateClassifier, occurrences
 from kg.extract.phrases import is_generic, names_quantity
 from kg.lexicon import (
+    CLASS_NOUNS,
     FIELD_HEADS,
+    KIND_NOUNS,
     METHOD_NAME_HEADS,
     PROBLEM_HEADS,
+    class_member,
     head,
     is_general_word,
+    is_umbrella,
     looks_like_name,
     singular,
     variant_key,
@@ -41,6 +45,8 @@ __all__ = [
     "folded",
 ]
 
+# Heads that say what kind of thing a phrase is: "framework", "method", "strategy".
+_KINDS_OF_THING = KIND_NOUNS | {singular(w) for w in CLASS_NOUNS}
 # A phrase the classifier finds this likely to be a concept keeps the kind its wording gives.
 _CUED_ENTITY = 0.5
 # How often a name the paper says it proposes ("we propose GINOP") is a gold
@@ -85,6 +91,7 @@ class CandidateTable:
     candidates: list[Candidate]
     relevance: list[float]
     features: np.ndarray
+    titled: bool = False  # the paper's first sentence is its title
 
 
 def classified(table: CandidateTable, classifier: CandidateClassifier) -> list[Scored]:
@@ -104,7 +111,7 @@ def classified(table: CandidateTable, classifier: CandidateClassifier) -> list[S
     columns = {Kind.METHOD: CLASSES.index("method"), Kind.PROBLEM: CLASSES.index("problem")}
     quantity = [names_quantity(c.text) for c in cands]
     scored = [
-        _typed(c, table.relevance[i], P[i], columns, quantity[i], classifier)
+        _typed(c, table.relevance[i], P[i], columns, quantity[i], classifier, table.titled)
         for i, c in enumerate(cands)
     ]
     for kind, column in columns.items():
@@ -130,8 +137,14 @@ def _typed(
     columns: dict[Kind, int],
     quantity: bool,
     classifier: CandidateClassifier,
+    titled: bool = False,
 ) -> Scored:
-    """One candidate's kind and probability, from the classifier and the wording."""
+    """One candidate's kind and probability, from the classifier and the wording.
+
+    An umbrella (:func:`kg.lexicon.is_umbrella`) is a concept of the paper only
+    where the paper makes it one: its title names it ("… in Large Language
+    Models"), it says it proposes it, or its authors list it.
+    """
     entity = float(1.0 - p[0])
     likeliest, column = max(columns.items(), key=lambda kv: p[kv[1]])
     prob = float(p[column])
@@ -149,6 +162,12 @@ def _typed(
         kind = None  # a lone word with nothing typing it ("sparsity"): at most a weak mention
     if is_general_word(c.text) and not c.keyword:
         kind = None  # "space", "token": general English, never a concept alone
+    member = class_member(c.text)  # "gradient boosting algorithms": gradient boosting
+    if member is not None and member != c.text:
+        c = replace(c, text=member)
+    own = c.keyword or c.proposed or (titled and c.sentence == 0)
+    if (member is None or is_umbrella(c.expansion or c.text)) and not own:
+        kind = None  # "LLMs", "bandit algorithms": over many papers' concepts, not this one's
     if c.keyword and not quantity:  # the authors say it is a concept of their paper
         kind = kind or c.cue or likeliest
         prob = max(prob, _AUTHOR_KEYWORD)
@@ -220,7 +239,22 @@ def select_mentions(
         strong = [s for s in pool if s.relevance >= min_relevance] or pool
         for s in _chosen(sorted(strong, key=_priority), limit, mentions):
             mentions.append(_mention(s, kind, sentences, top))
-    return folded(_without_fragments(mentions), [], " ".join(sentences))
+    return folded(_without_descriptors(_without_fragments(mentions)), [], " ".join(sentences))
+
+
+def _without_descriptors(mentions: list[Mention]) -> list[Mention]:
+    """Drop a proposed kind of thing beside the proposed thing that says which one.
+
+    In "we propose Dual-MTP, a novel MTP training framework", the paper's
+    method is Dual-MTP; "MTP training framework" only says what kind of thing
+    it is (its head is a kind noun: framework, method, model, strategy).
+    """
+
+    def descriptor(m: Mention) -> bool:
+        return m.role is Role.PROPOSES and head(m.text) in _KINDS_OF_THING
+
+    which = {m.sentence for m in mentions if m.role is Role.PROPOSES and not descriptor(m)}
+    return [m for m in mentions if not (descriptor(m) and m.sentence in which)]
 
 
 def _priority(s: Scored) -> tuple[int, int, int, float, int, int, float, str]:
@@ -297,7 +331,7 @@ def weak_mentions(
         if variant_key(c.text) in taken or names_quantity(c.text) or is_generic(c.text):
             continue
         taken.add(variant_key(c.text))
-        if is_general_word(c.text):
+        if is_general_word(c.text) or is_umbrella(c.expansion or c.text):
             continue
         role = Role.ADDRESSES if s.likeliest is Kind.PROBLEM else Role.USES
         out.append(
