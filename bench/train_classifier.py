@@ -23,6 +23,7 @@ SciERC dev and Inspec's test split are never read. Writes
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import pickle
 import sys
@@ -34,15 +35,19 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import KFold
 
 ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
 sys.path.insert(0, str(ROOT))
 
 from kg.evaluate.counts import Counts  # noqa: E402
+from kg.evaluate.gold import load_gold  # noqa: E402
 from kg.evaluate.keyphrases import at_k  # noqa: E402
 from kg.evaluate.matching import Predicted, match, unique_gold  # noqa: E402
-from kg.extract.classify import _HAND_FEATURES, CandidateClassifier  # noqa: E402
+from kg.extract.classify import FEATURE_NAMES, CandidateClassifier, features  # noqa: E402
+from kg.extract.embed import EMBEDDING_DIM  # noqa: E402
 from kg.extract.extractor import Settings  # noqa: E402
 from kg.extract.select import classified, select_mentions, weak_mentions  # noqa: E402
 from kg.model import Kind  # noqa: E402
+from kg.text import clean  # noqa: E402
 
 KIND_GRID = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
 OTHER_GRID = (0.0, 0.25, 0.5, 1.0)
@@ -52,11 +57,35 @@ WEAK_GRID = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.01)  # 1.01: no weak mentions at al
 MIN_PRECISION = 0.65
 
 
+def refeatured(rows: list[dict], data: Path) -> list[dict]:
+    """The rows with their feature columns recomputed by today's :func:`features`.
+
+    The tables keep each candidate's embedding (the slow part) as the last
+    columns, so a change to the hand features needs no new tables.
+    """
+    texts = {
+        (name, g.id): clean(g.text)
+        for name in ("scierc", "inspec")
+        for g in load_gold(data / f"{name}_train.jsonl")
+    }
+    out = []
+    for r in rows:
+        t = r["table"]
+        alone, in_context = (
+            t.features[:, -2 * EMBEDDING_DIM : -EMBEDDING_DIM],
+            t.features[:, -EMBEDDING_DIM:],
+        )
+        text = texts[(r["dataset"], r["id"])]
+        X = features(t.candidates, t.relevance, alone, in_context, text, len(r["sentences"]))
+        out.append({**r, "table": dataclasses.replace(t, features=X)})
+    return out
+
+
 def fit(rows: list[dict], C: float) -> CandidateClassifier:
     X = np.vstack([r["table"].features for r in rows])
     y = np.concatenate([r["y"] for r in rows])
     scierc = np.concatenate([np.full(len(r["y"]), r["dataset"] == "scierc") for r in rows])
-    k = len(_HAND_FEATURES)
+    k = len(FEATURE_NAMES) - EMBEDDING_DIM
     mean = X[:, :k].mean(axis=0)
     scale = X[:, :k].std(axis=0) + 1e-6
     Xs = X.copy()
@@ -127,12 +156,14 @@ def main() -> None:
     parser.add_argument(
         "--out", default=str(ROOT / "kg" / "extract" / "models" / "candidate_classifier.json")
     )
+    parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--C", type=float, default=0.5)
+    parser.add_argument("--min-precision", type=float, default=MIN_PRECISION)
     args = parser.parse_args()
 
     start = time.time()
     with open(args.tables, "rb") as f:
-        rows = pickle.load(f)
+        rows = refeatured(pickle.load(f), args.data)
     print(f"{len(rows)} abstracts, {sum(len(r['y']) for r in rows)} candidates", file=sys.stderr)
 
     # one threshold for both kinds (they came out close whenever tried apart)
@@ -154,7 +185,7 @@ def main() -> None:
         # A weak mention is one kg was less sure of than a kept one, so its floor is
         # at least the kind threshold (here every weak mention counts; in a graph
         # only those another paper also mentions are linked).
-        allowed = t["scierc"].precision >= MIN_PRECISION and t_weak >= t_kind
+        allowed = t["scierc"].precision >= args.min_precision and t_weak >= t_kind
         return allowed, (t["scierc"].f1 + t["inspec@10"].f1) / 2
 
     (tm, tp, wf, ow), best = max(totals.items(), key=objective)
