@@ -168,7 +168,13 @@ def _sure_classifier(kind: str):
     )
 
 
-def _kept(texts: list[str], kind: str = "method", titled: bool = False, **flags) -> list[str]:
+def _kept(
+    texts: list[str],
+    kind: str = "method",
+    titled: bool = False,
+    sentences: list[str] | None = None,
+    **flags,
+) -> list[str]:
     import numpy as np
 
     from kg.extract.candidates import Candidate
@@ -182,7 +188,7 @@ def _kept(texts: list[str], kind: str = "method", titled: bool = False, **flags)
         CandidateTable(cands, [0.5] * len(cands), X, titled), _sure_classifier(kind)
     )
     limits = {Kind.METHOD: 8, Kind.PROBLEM: 5}
-    sentences = [texts[0], " ".join(texts[1:])]
+    sentences = sentences or [texts[0], " ".join(texts[1:])]
     return [m.text for m in select_mentions(scored, sentences, limits, 0.0)]
 
 
@@ -207,3 +213,11 @@ def test_the_kind_of_thing_beside_a_proposed_name_is_not_a_second_proposal():
     assert _kept(["MTP training framework"], **{"MTP training framework": flags}) == [
         "MTP training framework"
     ]
+
+
+def test_a_phrase_the_text_only_writes_before_of_is_cut_short():
+    phrases = ["hierarchical mixture", "Thompson sampling"]
+    said = ["We train a hierarchical mixture of experts.", "Thompson sampling of arms helps."]
+    assert _kept(phrases, sentences=said) == []
+    said[1] += " We compare Thompson sampling with UCB."  # used on its own too
+    assert _kept(phrases, sentences=said) == ["Thompson sampling"]

@@ -7,6 +7,7 @@ and every paper keeps at least one method and one problem.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -233,13 +234,28 @@ def select_mentions(
     if not scored:
         return []
     top = max(s.relevance for s in scored) or 1.0
+    low = " ".join(sentences).lower()
     mentions: list[Mention] = []
     for kind, limit in limits.items():
-        pool = [s for s in scored if s.kind is kind]
+        pool = [s for s in scored if s.kind is kind and not _cut_before_of(s.candidate.text, low)]
         strong = [s for s in pool if s.relevance >= min_relevance] or pool
         for s in _chosen(sorted(strong, key=_priority), limit, mentions):
             mentions.append(_mention(s, kind, sentences, top))
     return folded(_without_descriptors(_without_fragments(mentions)), [], " ".join(sentences))
+
+
+def _cut_before_of(phrase: str, low: str) -> bool:
+    """Whether the text only ever writes ``phrase`` as the start of "``phrase`` of ...".
+
+    "hierarchical mixture" in a text that only says "hierarchical mixture of
+    experts", or "principled estimation" of "principled estimation of
+    epistemic uncertainty": the phrase is cut short of what it names.
+    """
+    found = [
+        m.group(1)
+        for m in re.finditer(rf"(?<![\w-]){re.escape(phrase.lower())}(?![\w-])( of\b)?", low)
+    ]
+    return bool(found) and all(found)
 
 
 def _without_descriptors(mentions: list[Mention]) -> list[Mention]:
@@ -324,11 +340,14 @@ def weak_mentions(
         variant_key(m.expansion) for m in chosen if m.expansion
     }
     out = []
+    low = " ".join(sentences).lower()
     for s in scored:
         c = s.candidate
         if s.entity < floor or s.likeliest is None or c.sentence < 0:
             continue
         if variant_key(c.text) in taken or names_quantity(c.text) or is_generic(c.text):
+            continue
+        if _cut_before_of(c.text, low):
             continue
         taken.add(variant_key(c.text))
         if is_general_word(c.text) or is_umbrella(c.expansion or c.text):
