@@ -209,7 +209,7 @@ class Extractor:
             scores = [max(rel.get(c.text, 0.0), rel.get(c.expansion or "", 0.0)) for c in cands]
             vectors = self.embedder.embed([c.expansion or c.text for c in cands])
             X = features(cands, scores, vectors, paper.text, len(sents))
-            titled = bool(paper.title) and sents[0] == clean(paper.title)
+            titled = bool(paper.title) and sents[0] == clean(paper.title or "")
             tables.append(CandidateTable(cands, scores, X, titled))
         return tables
 
