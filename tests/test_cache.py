@@ -170,11 +170,16 @@ def test_the_key_is_what_extraction_reads():
     assert all(other != key for other in others)
 
 
-def test_an_unreadable_entry_is_a_miss(tmp_path, seed_papers):
+def _cached_build(tmp_path: Path, seed_papers) -> tuple[Path, Path, list]:
+    """Six seed papers built once into ``o1`` with a cache: (cache, source, papers)."""
     cache = tmp_path / "cache"
     source = write_jsonl(tmp_path / "a.jsonl", seed_papers[:6])
-    papers = read_papers([source])
     run(source, tmp_path / "o1", cache)
+    return cache, source, read_papers([source])
+
+
+def test_an_unreadable_entry_is_a_miss(tmp_path, seed_papers):
+    cache, source, papers = _cached_build(tmp_path, seed_papers)
     with sqlite3.connect(cache / CACHE_FILE) as db:
         keys = [k for (k,) in db.execute("SELECT key FROM entries ORDER BY key")]
         db.execute("UPDATE entries SET mentions = ? WHERE key = ?", ("{not json", keys[0]))
@@ -189,10 +194,7 @@ def test_an_unreadable_entry_is_a_miss(tmp_path, seed_papers):
 
 def test_an_entry_changed_on_disk_but_still_json_is_a_miss(tmp_path, seed_papers):
     """SQLite checks no content: a score's digit changed by bit rot must not reach the graph."""
-    cache = tmp_path / "cache"
-    source = write_jsonl(tmp_path / "a.jsonl", seed_papers[:6])
-    papers = read_papers([source])
-    run(source, tmp_path / "o1", cache)
+    cache, source, papers = _cached_build(tmp_path, seed_papers)
     with sqlite3.connect(cache / CACHE_FILE) as db:
         key, value = db.execute("SELECT key, mentions FROM entries ORDER BY key").fetchone()
         # The first digit of the first score: the text is still JSON, the mention still valid.
