@@ -47,6 +47,11 @@ __all__ = [
 _TOKEN = re.compile(r"[^\W_]+(?:(?:[-/'’+]|(?<=\d)\.(?=\d))[^\W_]+)*\+*", re.UNICODE)
 # Citation keys such as "LWZ25b" or "Smith2020" are not concepts.
 _CITATION = re.compile(r"^(?:[A-Z]{2,5}\d{2}[a-z]?|[A-Z][a-z]+\d{4}[a-z]?)$")
+# After these words an -ing word that names nothing (not in NOMINAL_ING) is a
+# verb taking an object: "by relating dynamic programming to ...".
+_GERUND_VERB_AFTER = frozenset(
+    "by for of in on when while after before via without through towards toward".split()
+)
 # Adjective endings (nouns that share them are listed in the lexicon).
 _ADJ_ENDING = re.compile(r"(?:ous|ical|ive|able|ible|ic|al|ful|less|ary)$")
 
@@ -173,17 +178,25 @@ def loose_chunks(sentence: str) -> list[list[str]]:
     runs: list[list[str]] = []
     current: list[str] = []
     last_end = 0
+    previous = ""
     for tok, start, end in tokens(sentence):
         gap = sentence[last_end:start]
         if current and (gap.strip() or _breaks(tok) or _plural_noun(current[-1])):
             runs.append(current)
             current = []
-        if not _breaks(tok):
+        if not _breaks(tok) and not (not current and _verb_after(previous, tok)):
             current.append(tok)
         last_end = end
+        previous = tok.lower()
     if current:
         runs.append(current)
     return runs
+
+
+def _verb_after(previous: str, word: str) -> bool:
+    """Whether a gerund is a verb by the word before it: "by relating X", "for solving X"."""
+    low = word.lower()
+    return previous in _GERUND_VERB_AFTER and low.endswith("ing") and low not in NOMINAL_ING
 
 
 def _verb_here(word: str, following: str, after_and: bool) -> bool:
