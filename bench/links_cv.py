@@ -1,7 +1,7 @@
 """Link figures on ICLR 2024 with out-of-fold fields: what kg eval cannot say honestly.
 
     .venv/bin/python bench/links_cv.py [--data ../shared/data/iclr2024_dev.jsonl]
-        [--rule broader=0.3,topic=3 ...]
+        [--rule broader=0.3,topic=3 ...] [--min-field-score 0.1 ...]
 
 kg's area model is trained on ``iclr2024_dev.jsonl``, so the fields of those
 papers, and every link figure that uses them, are in-sample when ``kg eval``
@@ -11,9 +11,11 @@ five folds, calibrated on those folds alone; everything else is kg's build:
 extraction (without the author keywords), canonical concepts, the concept
 hierarchy, the shared-concept edges by the default rule (or ``--rule``).
 
-It prints kg's link figures, keyword recall, and the TF-IDF and MiniLM
-baselines at the same number of edges, on all papers and on each half (even
-and odd positions), so a rule chosen on one half can be read on the other.
+With ``--min-field-score`` (repeatable) the fields are chosen at each floor
+in turn instead of the extractor's own. It prints kg's link figures, keyword
+recall, and the TF-IDF and MiniLM baselines at the same number of edges, on
+all papers and on each half (even and odd positions), so a rule chosen on one
+half can be read on the other.
 """
 
 from __future__ import annotations
@@ -110,6 +112,13 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--rule", action="append", default=[], help="EdgeRule fields, k=v,...")
+    ap.add_argument(
+        "--min-field-score",
+        action="append",
+        type=float,
+        default=[],
+        help="choose fields at this floor (Settings.min_field_score); repeatable",
+    )
     args = ap.parse_args()
 
     gold = [g for g in load_gold(args.data) if g.area]
@@ -121,49 +130,58 @@ def main() -> int:
     extractor = Extractor(model)
     print(f"extracting {len(papers)} papers ...", file=sys.stderr)
     mentions = extractor.extract(papers)
-    print("out-of-fold fields ...", file=sys.stderr)
     scorer = dataclasses.replace(extractor.field_scorer, area_model=None)
-    oof = out_of_fold_fields(gold, field_scores(gold, scorer), scorer, extractor.settings)
-    for p, fields in zip(papers, oof, strict=True):
-        kept = [m for m in mentions[p.id] if m.role is not Role.IN_FIELD]
-        mentions[p.id] = tuple(
-            kept + [Mention(k, Role.IN_FIELD, round(s, 4), sent) for k, s, sent in fields]
-        )
-    concepts, links = canonicalize(mentions, extractor.taxonomy)
-    ids = [p.id for p in papers]
+    scores = field_scores(gold, scorer)
     areas = {p.id: g.area for p, g in zip(papers, gold, strict=True)}
     keywords = {p.id: g.keywords for p, g in zip(papers, gold, strict=True) if g.keywords}
-    _keyword_recall(papers, gold, mentions, concepts, links, extractor)
     similarity = {
         "tfidf": tfidf_similarity([p.text for p in papers]),
         "embedding": embedding_similarity(model.embed([p.text for p in papers])),
     }
-    for text in args.rule or [""]:
-        rule = parse_rule(text)
-        graph = knowledge_graph(papers, concepts, links, extractor.taxonomy, rule)
-        edges = [(e.a, e.b, e.weight) for e in graph.edges]
-        print(f"\nrule {rule}")
-        graphs = {"kg": edges}
-        graphs |= {
-            f"{k} (same edges)": knn_edges(s, ids, len(edges)) for k, s in similarity.items()
-        }
-        for half, chosen in (("all", ids), ("even", ids[0::2]), ("odd", ids[1::2])):
-            keep = set(chosen)
-            for name, es in graphs.items():
-                sub = [e for e in es if e[0] in keep and e[1] in keep]
-                f = link_figures(
-                    name,
-                    chosen,
-                    sub if half != "all" else es,
-                    {k: v for k, v in areas.items() if k in keep},
-                    {k: v for k, v in keywords.items() if k in keep},
-                )
-                print(
-                    f"  {half:4} {name:22} edges {f.edges:6d} coverage {f.coverage:.3f} "
-                    f"area P@5 {f.area_precision:.3f} kw-pair recall {f.keyword_pair_recall:.3f} "
-                    f"({f.keyword_pairs}) density {f.density:.4f}"
-                )
+    floors = args.min_field_score or [extractor.settings.min_field_score]
+    for floor in floors:
+        settings = dataclasses.replace(extractor.settings, min_field_score=floor)
+        print(f"out-of-fold fields at min_field_score {floor} ...", file=sys.stderr)
+        oof = out_of_fold_fields(gold, scores, scorer, settings)
+        chosen_mentions = dict(mentions)
+        for p, fields in zip(papers, oof, strict=True):
+            kept = [m for m in mentions[p.id] if m.role is not Role.IN_FIELD]
+            chosen_mentions[p.id] = tuple(
+                kept + [Mention(k, Role.IN_FIELD, round(s, 4), sent) for k, s, sent in fields]
+            )
+        concepts, links = canonicalize(chosen_mentions, extractor.taxonomy)
+        print(f"\nmin_field_score {floor}: {sum(len(f) for f in oof) / len(oof):.2f} fields/paper")
+        _keyword_recall(papers, gold, chosen_mentions, concepts, links, extractor)
+        for text in args.rule or [""]:
+            _print_links(
+                papers, concepts, links, extractor, parse_rule(text), similarity, areas, keywords
+            )
     return 0
+
+
+def _print_links(papers, concepts, links, extractor, rule, similarity, areas, keywords) -> None:  # type: ignore[no-untyped-def]
+    ids = [p.id for p in papers]
+    graph = knowledge_graph(papers, concepts, links, extractor.taxonomy, rule)
+    edges = [(e.a, e.b, e.weight) for e in graph.edges]
+    print(f"rule {rule}")
+    graphs = {"kg": edges}
+    graphs |= {f"{k} (same edges)": knn_edges(s, ids, len(edges)) for k, s in similarity.items()}
+    for half, chosen in (("all", ids), ("even", ids[0::2]), ("odd", ids[1::2])):
+        keep = set(chosen)
+        for name, es in graphs.items():
+            sub = [e for e in es if e[0] in keep and e[1] in keep]
+            f = link_figures(
+                name,
+                chosen,
+                sub if half != "all" else es,
+                {k: v for k, v in areas.items() if k in keep},
+                {k: v for k, v in keywords.items() if k in keep},
+            )
+            print(
+                f"  {half:4} {name:22} edges {f.edges:6d} coverage {f.coverage:.3f} "
+                f"area P@5 {f.area_precision:.3f} kw-pair recall {f.keyword_pair_recall:.3f} "
+                f"({f.keyword_pairs}) density {f.density:.4f}"
+            )
 
 
 def _keyword_recall(papers, gold, mentions, concepts, links, extractor) -> None:  # type: ignore[no-untyped-def]
