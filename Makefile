@@ -39,7 +39,8 @@ lint: $(STAMP)
 	$(BIN)/ruff check kg tests bench
 	$(BIN)/mypy kg
 
-# Extraction quality on the evaluation data beside the repository (see bench/README.md).
+# Extraction quality on the evaluation data beside the repository
+# (see docs/explanation/measuring.md).
 DATA ?= ../shared/data
 eval: $(STAMP)
 	$(BIN)/kg eval $(DATA)/scierc_dev.jsonl
