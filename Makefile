@@ -1,11 +1,12 @@
 # The README's two commands: `make run` builds the graph from seeds/ into output/,
-# `make test` runs the test suite. Both set up .venv themselves on first use.
+# `make test` runs the test suite (tests/test_docs.py builds the manual in strict mode).
+# Both set up .venv themselves on first use. `make docs` builds the manual into site/.
 PYTHON ?= python3.11
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test browser lint eval clean
+.PHONY: run test docs browser lint eval clean
 
 run: $(STAMP)
 	$(BIN)/kg build
@@ -21,6 +22,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test]'
 	touch $@
 
+# The manual (docs/, mkdocs.yml) as a static site in site/: open site/index.html, no server
+# needed; it works offline, search included.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
 # The HTML tests drive Debian's Chromium; install it once if it is missing.
 browser:
 	@command -v chromium >/dev/null 2>&1 || { \
@@ -33,11 +39,12 @@ lint: $(STAMP)
 	$(BIN)/ruff check kg tests bench
 	$(BIN)/mypy kg
 
-# Extraction quality on the evaluation data beside the repository (see bench/README.md).
+# Extraction quality on the evaluation data beside the repository
+# (see docs/explanation/measuring.md).
 DATA ?= ../shared/data
 eval: $(STAMP)
 	$(BIN)/kg eval $(DATA)/scierc_dev.jsonl
 	$(BIN)/kg eval $(DATA)/iclr2024_dev.jsonl
 
 clean:
-	rm -rf $(VENV) output .output.kg-lock
+	rm -rf $(VENV) output .output.kg-lock site

@@ -17,7 +17,7 @@ compare with the shipped model's row and with each other:
   them, the confident ones (probability >= 0.7, weight 0.3) join its training.
 
 None of them reaches top-1 0.60. Two more experiments need resources the
-repository does not carry, so they are reported in ``bench/README.md`` but not
+repository does not carry, so they are reported in ``docs/explanation/measuring.md`` but not
 rerun here: all-mpnet-base-v2 embeddings and fine-tuning MiniLM end to end.
 About ten minutes on two cores with the unlabelled file, four without it.
 """

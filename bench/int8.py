@@ -7,7 +7,7 @@
 The pinned all-MiniLM-L6-v2 is loaded and hash-checked as kg always loads it, then every
 ``torch.nn.Linear`` is replaced by torch's dynamically quantised int8 version
 (``quantize_dynamic``). It measures what int8 would cost in quality and gain in speed; kg
-itself never runs it (see "what was tried for the 10×" in bench/README.md for why).
+itself never runs it (see "Where the time goes" in docs/explanation/performance.md for why).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
 INPUT is files or directories kg reads (default: seeds/), or ``data`` for
 ``../shared/data/iclr2024_dev.jsonl`` and ``icml2024.jsonl`` (3,676 abstracts).
 ``--limit N`` keeps the first N papers; ``--synthetic N`` builds N abstracts
-made from the input's (see bench/README.md, "Synthetic corpora").
+made from the input's (see docs/explanation/performance.md, "Synthetic corpora").
 
 Each run is its own child process, one after the other, so that its wall time
 includes starting Python, importing the libraries and loading the model, and

@@ -22,7 +22,7 @@ __all__ = [
 class KGError(Exception):
     """Base class: a problem with the user's input or set-up, not a kg bug.
 
-    ``exit_code`` is the status ``kg`` exits with (README, "Exit status").
+    ``exit_code`` is the status ``kg`` exits with (docs/reference/cli.md, "Exit status").
     """
 
     exit_code = 1

@@ -226,13 +226,6 @@ def test_view_errors_are_one_line(tmp_path):
     assert code == 2 and "nonsense" in err
 
 
-def test_every_command_is_in_the_readme():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for name in cli.commands:
-        assert f"kg {name}" in readme, f"`kg {name}` is not documented in README.md"
-    assert "make run" in readme and "make test" in readme
-
-
 def test_output_does_not_depend_on_the_hash_seed(tmp_path):
     """Set iteration order changes with PYTHONHASHSEED; the files must not."""
     import os

@@ -215,12 +215,13 @@ def test_same_papers_from_two_tools_are_one_paper_each():
     assert [s.reason for s in reading.skipped].count(DUPLICATE) == 1
 
 
-def test_every_format_is_in_the_table_and_the_readme():
-    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+def test_every_format_is_in_the_table_and_the_manual():
+    page = Path(__file__).parents[1] / "docs" / "reference" / "inputs.md"
+    text = page.read_text(encoding="utf-8")
     for fmt in FORMATS:
-        assert fmt.name in readme, f"format {fmt.name!r} is not documented in README.md"
+        assert fmt.name in text, f"format {fmt.name!r} is not documented in {page}"
         for suffix in fmt.suffixes:
-            assert f"`{suffix}`" in readme, f"suffix {suffix} is not documented in README.md"
+            assert f"`{suffix}`" in text, f"suffix {suffix} is not documented in {page}"
 
 
 # --- the seeds, re-exported into every format ----------------------------------

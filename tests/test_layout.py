@@ -8,11 +8,11 @@ package, or one of the modules on top. A unit may import
   ``kg.extract.candidates``), and only if that unit is ranked lower;
 - the ground floor (ranked lowest) from anywhere.
 
-Only ``kg.cli`` prints or exits. The README's "For developers" section states
-the same rule. One exception: the package itself (``kg/__init__.py``) may
-import a unit's public name inside a function, which is how ``kg.load_graph``
-is offered lazily to analytics scripts without making ``import kg`` load
-every stage.
+Only ``kg.cli`` prints or exits. The manual's development page
+(docs/development.md, "The dependency rule") states the same rule. One
+exception: the package itself (``kg/__init__.py``) may import a unit's public
+name inside a function, which is how ``kg.load_graph`` is offered lazily to
+analytics scripts without making ``import kg`` load every stage.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""The README's quoted outputs are what the code prints today.
+"""The quoted outputs of the README and the manual are what the code prints today.
 
-Every fenced block of README.md whose first line starts with ``$ `` is a transcript: each
+Every fenced block of README.md and of docs/**/*.md whose first line starts with ``$ `` (and
+which names no language) is a transcript: each
 command in it runs here and must print the lines quoted under it. kg's commands run through
 click's runner, their progress lines left out (stdout and kg's own ``kg: `` lines on stderr
 are what a transcript quotes); other commands (``grep``) run in a shell. In a quote, a line
@@ -12,10 +13,11 @@ port, shown as the default 7878, until the transcript ends.
 
 The transcripts run on the seeds built with the real model (the session's ``seed_build``, the
 build ``make run`` makes), from a directory where ``output/`` is that build and ``queries/``
-the shipped queries; so does the README's analytics script, whose output the README quotes
-too. The transcript of ``kg build`` runs on the small input written here (the README says what
-it holds) with the fake embedder: its counts are the real model's in the README, so they are
-compared as numbers but not as values; every word and line is compared as it is.
+the shipped queries; so do the analytics scripts (a ``python`` block followed by "On the seeds
+it prints:" and the block it prints). The one transcript of ``kg build`` runs on the small input
+written here (the page says what it holds) with the fake embedder: its counts are the real
+model's on the page, so they are compared as numbers but not as values; every word and line is
+compared as it is. A quote that no longer matches fails with what kg prints now, ready to paste.
 """
 
 from __future__ import annotations
@@ -38,7 +40,12 @@ from test_analytics import readme_script
 from kg.cli import cli
 
 ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+#: Every page that may quote kg: the README and the manual's pages, by path from the root.
+PAGES = {
+    path.relative_to(ROOT).as_posix(): path.read_text(encoding="utf-8")
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+}
+README = PAGES["README.md"]
 #: The port kg serve's transcript shows (its default).
 SHOWN_PORT = "7878"
 _PROGRESS = re.compile(r"\[ *\d+\.\ds\] ")
@@ -49,16 +56,18 @@ _ROWS = re.compile(r"\((\d+) rows?\)")
 class Command:
     """One ``$`` line of a transcript and the lines quoted under it."""
 
-    line: int  # in README.md
+    line: int  # in its page
     text: str
     quoted: tuple[str, ...]
     rows: int | None = None  # the "(N rows)" line after the block, for the last command
+    page: str = "README.md"
 
 
 @dataclass(frozen=True)
 class Transcript:
     line: int
     commands: tuple[Command, ...]
+    page: str = "README.md"
 
     @property
     def builds(self) -> bool:
@@ -67,7 +76,7 @@ class Transcript:
 
 
 def blocks(text: str = README) -> list[tuple[int, list[str], str]]:
-    """Each fenced block without a language: its first line's number in README.md, its lines,
+    """Each fenced block without a language: its first line's number in the page, its lines,
     and the line after its closing fence."""
     lines = text.splitlines() + [""]
     found = []
@@ -85,7 +94,7 @@ def blocks(text: str = README) -> list[tuple[int, list[str], str]]:
     return found
 
 
-def transcripts(text: str = README) -> list[Transcript]:
+def transcripts(text: str = README, page: str = "README.md") -> list[Transcript]:
     """Every fenced block without a language whose first line is a ``$`` command."""
     found = []
     for start, lines, after in blocks(text):
@@ -103,13 +112,18 @@ def transcripts(text: str = README) -> list[Transcript]:
             while i < len(lines) and not lines[i].startswith("$ "):
                 quoted.append(lines[i])
                 i += 1
-            commands.append(Command(start + at, command, tuple(quoted)))
+            commands.append(Command(start + at, command, tuple(quoted), page=page))
         rows = _ROWS.fullmatch(after)
         if rows is not None:
             last = commands[-1]
-            commands[-1] = Command(last.line, last.text, last.quoted, int(rows.group(1)))
-        found.append(Transcript(start, tuple(commands)))
+            commands[-1] = Command(last.line, last.text, last.quoted, int(rows.group(1)), page)
+        found.append(Transcript(start, tuple(commands), page))
     return found
+
+
+def all_transcripts() -> list[Transcript]:
+    """The transcripts of the README and of every page of the manual."""
+    return [t for page, text in PAGES.items() for t in transcripts(text, page)]
 
 
 def quoted_line(quote: str, line: str) -> bool:
@@ -128,7 +142,7 @@ def check_quote(command: Command, output: list[str]) -> None:
             parts.append([])
         else:
             parts[-1].append(line)
-    where = f"README.md:{command.line}: `$ {command.text}` prints\n" + "\n".join(output) + "\n"
+    where = f"{command.page}:{command.line}: `$ {command.text}` prints\n" + "\n".join(output) + "\n"
 
     def at(part: list[str], i: int) -> bool:
         window = output[i : i + len(part)]
@@ -227,24 +241,49 @@ def check_transcript(transcript: Transcript, shell: Shell) -> None:
             if command.rows is not None:
                 rows = shell.rows(command.text)
                 assert rows == command.rows, (
-                    f"README.md:{command.line}: `$ {command.text}` has {rows} rows, not "
+                    f"{command.page}:{command.line}: `$ {command.text}` has {rows} rows, not "
                     f"{command.rows} as the line after its block says"
                 )
     finally:
         shell.close()
 
 
-SEED_TRANSCRIPTS = [t for t in transcripts() if not t.builds]
+SEED_TRANSCRIPTS = [t for t in all_transcripts() if not t.builds]
+#: The line that introduces a script's quoted output, right after its ``python`` block.
+PRINTS = "On the seeds it prints:"
 
 
-def test_the_readme_has_a_transcript_of_each_command_it_quotes():
+@dataclass(frozen=True)
+class Script:
+    """A ``python`` block of a page, and the block under "On the seeds it prints:" after it."""
+
+    page: str
+    line: int  # of the quoted output
+    code: str
+    quoted: tuple[str, ...]
+
+
+def scripts() -> list[Script]:
+    found = []
+    for page, text in PAGES.items():
+        pattern = r"```python\n(.*?)```\s*\n" + re.escape(PRINTS) + r"\n"
+        for match in re.finditer(pattern, text, re.S):
+            line = text.count("\n", 0, match.end()) + 1
+            start, quote, _ = next(b for b in blocks(text) if b[0] > line)
+            found.append(Script(page, start, match.group(1), tuple(quote)))
+    return found
+
+
+def test_the_pages_have_a_transcript_of_each_command_they_quote():
     """The transcripts are found (a block the parser missed would go unchecked)."""
-    commands = [c.text.split()[:2] for t in transcripts() for c in t.commands]
+    commands = [c.text.split()[:2] for t in all_transcripts() for c in t.commands]
     for name in ("build", "query", "validate", "serve", "stats"):
-        assert ["kg", name] in commands, f"no transcript of kg {name} in README.md"
-    assert sum(1 for t in transcripts() if t.builds) == 1
+        assert ["kg", name] in commands, f"no transcript of kg {name} in the README or docs/"
+    assert ["kg", "query"] in [c.text.split()[:2] for t in transcripts() for c in t.commands]
+    assert sum(1 for t in all_transcripts() if t.builds) == 1
     assert len(SEED_TRANSCRIPTS) >= 20
-    assert "On the seeds it prints:" in README
+    assert {s.page for s in scripts()} >= {"README.md", "docs/how-to/analytics.md"}
+    assert next(s for s in scripts() if s.page == "README.md").code == readme_script()
 
 
 @pytest.fixture(scope="module")
@@ -258,30 +297,28 @@ def seeds_dir(seed_build, tmp_path_factory) -> Path:
 
 @pytest.mark.model
 @pytest.mark.timeout(900)
-@pytest.mark.parametrize("transcript", SEED_TRANSCRIPTS, ids=lambda t: f"README.md:{t.line}")
-def test_a_transcript_prints_what_the_readme_quotes(transcript, seeds_dir, monkeypatch):
+@pytest.mark.parametrize("transcript", SEED_TRANSCRIPTS, ids=lambda t: f"{t.page}:{t.line}")
+def test_a_transcript_prints_what_the_page_quotes(transcript, seeds_dir, monkeypatch):
     monkeypatch.chdir(seeds_dir)
     check_transcript(transcript, Shell(seeds_dir))
 
 
 @pytest.mark.model
-def test_the_analytics_script_prints_what_the_readme_quotes(seeds_dir):
-    line = README.count("\n", 0, README.index("On the seeds it prints:")) + 1
-    start, quote, _ = next(b for b in blocks() if b[0] > line)
+@pytest.mark.parametrize("script", scripts(), ids=lambda s: f"{s.page}:{s.line}")
+def test_an_analytics_script_prints_what_the_page_quotes(script, seeds_dir):
     run = subprocess.run(
-        [sys.executable, "-c", readme_script()],
+        [sys.executable, "-c", script.code],
         cwd=seeds_dir,
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert run.returncode == 0, run.stderr
-    check_quote(
-        Command(start, "python (the analytics script)", tuple(quote)), run.stdout.splitlines()
-    )
+    command = Command(script.line, "python (the script above it)", script.quoted, page=script.page)
+    check_quote(command, run.stdout.splitlines())
 
 
-#: The input the README's build summary is of: two records of refs.bib without an abstract,
+#: The input the quoted build summary is of: two records of refs.bib without an abstract,
 #: a copy in papers.jsonl of an abstract of refs.bib, a NUL and a lone surrogate.
 BUILD_INPUTS = {
     "refs.bib": """\
@@ -330,14 +367,16 @@ def numbers_as_n(lines: list[str] | tuple[str, ...]) -> list[str]:
 
 
 def test_the_build_summary_is_what_kg_build_prints(tmp_path, monkeypatch, fake_model):
-    """Every word and line as quoted; the counts as numbers (the README's are the real model's)."""
-    (transcript,) = [t for t in transcripts() if t.builds]
+    """Every word and line as quoted; the counts as numbers (the page's are the real model's)."""
+    (transcript,) = [t for t in all_transcripts() if t.builds]
     (command,) = transcript.commands
     for name, content in BUILD_INPUTS.items():
         (tmp_path / name).write_text(content, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     output = Shell(tmp_path).run(command.text)
-    as_read = Command(command.line, command.text, tuple(numbers_as_n(command.quoted)))
+    as_read = Command(
+        command.line, command.text, tuple(numbers_as_n(command.quoted)), page=command.page
+    )
     check_quote(as_read, numbers_as_n(output))
     # The locations and counts of what was skipped and cleaned are this input's.
     assert output[1:] == list(command.quoted[1:]), output

@@ -562,7 +562,7 @@ def test_large_views_open_bounded_and_say_what_they_hide(browser, large_pages, v
     out, corpus = large_pages
     v = open_view(browser, out / view)
     ready = v.js("window.kgReadyAt")
-    print(f"{view}: ready after {ready:.0f} ms")  # figures for bench/README.md come from bench/
+    print(f"{view}: ready after {ready:.0f} ms")  # figures for the manual come from bench/views.py
     shipped = v.js("network.body.data.edges.getDataSet().length")
     assert v.js("kgView.visibleEdges().length") <= VISIBLE_EDGES < shipped
     note = v.page.locator("#kg-bounds")

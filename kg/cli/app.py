@@ -1,7 +1,7 @@
 """The ``kg`` command group, how it reports errors and progress, and its entry point.
 
 A user mistake is one line of explanation and a documented exit status
-(README, "Exit status"), never a traceback; Ctrl-C and SIGTERM say whether the
+(docs/reference/cli.md, "Exit status"), never a traceback; Ctrl-C and SIGTERM say whether the
 previous output was left as it was.
 """
 

@@ -1,6 +1,6 @@
 """When an output file is big enough that the tools people open it with will struggle.
 
-The thresholds are documented in the README ("What lands in output/"); a
+The thresholds are documented in docs/reference/output.md ("Big outputs"); a
 build warns, with the file's size, when a file will exceed its threshold. The
 density bound of shared-concept edges is what keeps files small; this only
 tells the user when a large input made them large anyway.

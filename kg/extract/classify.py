@@ -201,7 +201,7 @@ class CandidateClassifier:
         intercept: ``(4,)``.
         mean, scale: Standardisation of the hand features (embeddings are used as is).
         thresholds: Minimum probability for a candidate to count, per kind.
-        trained_on: What the weights were learned from (shown in the README).
+        trained_on: What the weights were learned from (docs/explanation/extraction.md).
         other_weight: How much the kind model's third kind (neither method nor
             problem) counts against the other two.
     """

@@ -9,7 +9,7 @@ phrase (its expansion, for an acronym) has a cosine of at least
 (:attr:`kg.model.Mention.topic`). The phrase vectors are the ones candidate
 scoring made, so placing costs no model call.
 
-The threshold was read off ICLR 2024 (10,251 concepts, bench/README.md "Links"),
+The threshold was read off ICLR 2024 (10,251 concepts, docs/explanation/measuring.md "Links"),
 judging random samples of the placements only embedding makes by eye: cosine
 0.90 and above 25 of 25 right, 0.85-0.90 about 21 of 25 ("question answering
 task" under retrieval-augmented generation is not), 0.80-0.85 about 20 of 25

@@ -8,7 +8,7 @@ the sentence in context. A sentence the text does not contain is embedded on
 its own, all such sentences of a batch in one call.
 
 Candidate phrases are still embedded on their own: pooling them the same way
-(tried: bench/README.md, "kg against the notebook") cost keyword-pair recall 0.02.
+(tried: docs/explanation/measurement-log.md) cost keyword-pair recall 0.02.
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ strongest edges (an edge stays if either paper keeps it), and no edge weighs
 less than ``rule.min_weight``.
 
 The defaults were chosen by cross-validation on ICLR 2024 (bench/links_cv.py,
-bench/README.md "Links"): fields out of fold, author keywords unseen. Topics
+docs/explanation/measuring.md "Links"): fields out of fold, author keywords unseen. Topics
 and areas get a high strength although their IDF is low: on ICLR 2024 a
 shared narrow topic then contributes 3.4 times as much on average as a shared
 exact concept, a shared area about as much (1.1 times) and a concept shared

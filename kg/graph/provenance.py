@@ -32,7 +32,7 @@ class Provenance:
         settings: ``(name, value)`` of every setting results depend on.
         generated_at: When the graph was generated; None leaves the time out,
             so that two builds of the same input are byte-identical (see the
-            README: ``kg build --generated-at`` or ``SOURCE_DATE_EPOCH``).
+            manual, docs/reference/output.md: ``--generated-at`` or ``SOURCE_DATE_EPOCH``).
         title: A one-line description ("kg: 37 NeurIPS 2026 papers").
     """
 

@@ -60,7 +60,8 @@ Mode = Literal["full", "batch", "sample"]
 FULL_LIMIT = 150_000
 #: Focus nodes per target class in a sample.
 SAMPLE_SIZE = 200
-#: Focus nodes per pyshacl run: its cost grows with focus nodes times targeted nodes (README).
+#: Focus nodes per pyshacl run: its cost grows with focus nodes times targeted nodes
+#: (docs/reference/validation.md, "Large graphs").
 BATCH_SIZE = 100
 
 Triple = tuple[Node, Node, Node]

@@ -2,7 +2,7 @@
 
 :func:`load_graph` reads ``graph.json`` (node-link JSON, lists kept as lists)
 into the ``networkx.Graph`` that :func:`kg.graph.to_networkx` made; the
-README's "Analytics from Python" lists its node and edge attributes.
+manual's docs/reference/graph-model.md ("NetworkX") lists its attributes.
 :func:`graph_stats` computes, with networkx's own algorithms:
 
 - the concepts (methods and problems) with the most papers, and those with
