@@ -79,7 +79,10 @@ class LocalExecutor:
     ) -> Iterator[tuple[int, Result]]:
         extractor = None
         for i, batch in enumerate(batches):
-            extractor = extractor or self.make_extractor()
+            if extractor is None:
+                extractor = self.make_extractor()  # loads the model: seconds to a minute
+                if progress:
+                    progress(0)  # extraction itself starts now
             yield i, extractor.extract(list(batch), progress, batch_size=max(len(batch), 1))
 
 
