@@ -175,7 +175,8 @@ def assemble(
     model = embedder or load_model()
     clock.lap("model")
     knobs = settings or Settings()
-    report("extracting", 0, len(papers))
+    # "loading model" stays up until the executor has loaded it (its first call of step)
+    # or the cache has given papers: a bar at 0 while the model loads looks stuck.
     done = 0
 
     def step(n: int) -> None:

@@ -329,3 +329,42 @@ def test_progress_redraws_on_a_clock_while_no_count_moves(capsys):
     # Nothing is drawn after close.
     time.sleep(0.1)
     assert capsys.readouterr().err == ""
+
+
+def test_a_build_shows_loading_model_until_the_model_is_loaded(
+    fake_embedder, inputs, monkeypatch, tmp_path
+):
+    """The model loads with the first batch; the bar showed 'extracting 0/37' all that time
+    (half a minute and more), and looked stuck."""
+    from kg.build import assemble
+    from kg.extract import executors
+
+    calls: list[tuple[str, int, int]] = []
+    made = executors.Extractor
+
+    def making(*args, **kwargs):
+        calls.append(("made", 0, 0))
+        return made(*args, **kwargs)
+
+    monkeypatch.setattr(executors, "Extractor", making)
+    assemble([inputs], embedder=fake_embedder, progress=lambda *call: calls.append(call))
+    stages = [stage for stage, _, _ in calls]
+    assert stages.index("made") < stages.index("extracting"), calls
+    assert calls[stages.index("extracting")] == ("extracting", 0, 3)
+    assert calls[-1] == ("extracting", 3, 3)
+
+    # Two of four papers cached: the bar stood at 2/4 while the model loaded.
+    cache = tmp_path / "cache"
+    assemble([inputs], embedder=fake_embedder, cache_dir=cache)
+    more = tmp_path / "more.txt"
+    more.write_text(inputs.read_text(encoding="utf-8") + "\n" + ABSTRACTS[0] + " Also graphs.\n")
+    calls.clear()
+    assemble([more], embedder=fake_embedder, cache_dir=cache, progress=lambda *c: calls.append(c))
+    stages = [stage for stage, _, _ in calls]
+    assert stages.index("made") < stages.index("extracting"), calls
+    assert calls[stages.index("extracting")] == ("extracting", 3, 4)
+    assert calls[-1] == ("extracting", 4, 4)
+    calls.clear()
+    assemble([more], embedder=fake_embedder, cache_dir=cache, progress=lambda *c: calls.append(c))
+    assert "made" not in [stage for stage, _, _ in calls]  # all cached: no model
+    assert calls[-1] == ("extracting", 4, 4)

@@ -66,10 +66,21 @@ def _replace_weights(copy: Path) -> None:
         (lambda m: (m / "tokenizer_config.json").unlink(), "tokenizer_config.json"),
         (lambda m: (m / "vocab.txt").write_text("[PAD]\n"), "vocab.txt"),
         (lambda m: (m / "added_tokens.json").write_text('{"sgd": 30522}'), "added_tokens.json"),
+        (lambda m: (m / "onnx").symlink_to(m / "1_Pooling", target_is_directory=True), "onnx"),
         (_replace_weights, "model.safetensors"),
         (lambda m: shutil.rmtree(m), "is missing"),
     ],
-    ids=["config", "pooling", "tokenizer", "tokenizer-config", "vocab", "extra", "weights", "gone"],
+    ids=[
+        "config",
+        "pooling",
+        "tokenizer",
+        "tokenizer-config",
+        "vocab",
+        "extra",
+        "linked-directory",
+        "weights",
+        "gone",
+    ],
 )
 def test_any_changed_model_file_is_refused_before_loading(model_copy, change, named, monkeypatch):
     import socket

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import http.server
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -25,7 +26,8 @@ from conftest import SEEDS, FakeEmbedder
 
 from kg.build import OUTPUT_FILES
 from kg.cli import cli
-from kg.extract import BATCH_SIZE, Extractor, LocalExecutor, executors, extract_cached
+from kg.errors import KGError
+from kg.extract import BATCH_SIZE, Extractor, LocalExecutor, Settings, executors, extract_cached
 from kg.ingest import read_papers
 from kg.taxonomy import load_taxonomy
 
@@ -216,3 +218,71 @@ def test_a_scheduler_without_the_dask_executor_is_a_usage_error(tmp_path):
     assert result.exit_code == 2
     assert "--scheduler needs --executor dask" in result.output
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.timeout(120)
+def test_a_scheduler_that_dies_mid_build_is_one_clear_error(tmp_path, fake_model):
+    """A scheduler killed while its tasks ran ended the build in distributed's traceback
+    (FutureCancelledError: scheduler-connection-lost); the previous output is kept."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "kg.ttl").write_text("previous\n", encoding="utf-8")
+    log = tmp_path / "scheduler.log"
+    with log.open("w") as sink:
+        scheduler = subprocess.Popen(
+            [Path(sys.executable).parent / "dask", "scheduler", "--host", "127.0.0.1"]
+            + ["--port", "0", "--dashboard-address", ":0"],
+            stderr=sink,
+            stdout=sink,
+        )
+    try:
+        address = None
+        for _ in range(300):  # no worker ever joins: the tasks wait until it dies
+            found = [w for w in log.read_text().split() if w.startswith("tcp://127.0.0.1:")]
+            if found:
+                address = found[0]
+                break
+            time.sleep(0.1)
+        assert address, log.read_text()
+
+        def kill_once_a_client_is_in() -> None:
+            while "Receive client connection" not in log.read_text():
+                time.sleep(0.1)
+            time.sleep(1)
+            scheduler.kill()
+
+        threading.Thread(target=kill_once_a_client_is_in, daemon=True).start()
+        args = ["build", str(SEEDS), "--out", str(out), "--no-cache", "--executor", "dask"]
+        result = CliRunner().invoke(cli, [*args, "--scheduler", address])
+    finally:
+        scheduler.kill()
+        scheduler.wait()
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit), result.exception  # no traceback
+    assert result.stdout == ""
+    errors = [line for line in result.stderr.splitlines() if line.startswith("kg: ")]
+    assert errors == [
+        f"kg: error: lost the connection to the Dask scheduler at {address} part-way through "
+        "extraction; the batches finished before are in the extraction cache, so run the "
+        "build again once the scheduler is back (or without --executor dask)"
+    ]
+    assert (out / "kg.ttl").read_text(encoding="utf-8") == "previous\n"
+
+
+@pytest.mark.timeout(120)
+def test_workers_that_die_on_a_batch_are_one_clear_error(papers):
+    """A worker killed by its task (out of memory, say) ended the build in
+    distributed's KilledWorker traceback."""
+    import dask
+
+    class Dying:
+        def embed(self, texts):
+            os._exit(1)  # as the kernel's OOM killer would end the worker
+
+    spec = executors.ExtractorSpec("key", load_taxonomy(), Settings(), Dying())
+    executor = executors.DaskExecutor(spec, executors.Cluster(workers=1))
+    with (
+        dask.config.set({"distributed.scheduler.allowed-failures": 0}),
+        pytest.raises(KGError, match=r"^Dask workers died while extracting a batch of papers"),
+    ):
+        list(executor.map([papers[:2]]))

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from reexport import WRITERS, write_as
 
+from kg.errors import InputError
 from kg.ingest import DUPLICATE, FORMATS, NO_ABSTRACT, NOT_FOUND, read_inputs
 
 FIXTURES = Path(__file__).parent / "fixtures" / "formats"
@@ -268,3 +269,27 @@ def test_seeds_as_bibtex_give_the_same_concepts_with_the_real_model(real_model, 
     plain = assemble([SEEDS], embedder=real_model)
     built = assemble([write_as("BibTeX", plain.kg.papers, tmp_path)], embedder=real_model)
     assert _concepts(built) == _concepts(plain)
+
+
+def test_a_header_of_a_million_columns_is_refused_at_once_with_a_short_message(tmp_path):
+    """A 50 MB header line of delimiters took minutes to check, and a header without an
+    abstract column was echoed whole: a message of megabytes."""
+    from kg.ingest import delimited
+
+    wide = tmp_path / "wide.csv"
+    wide.write_text("title,abstract" + ",x" * 1_000_000 + "\nT,An abstract.\n", encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        read_inputs([wide])
+    assert str(caught.value) == (
+        f"{wide}:1: the header row has 1,000,002 columns, more than the "
+        f"{delimited.MAX_COLUMNS:,} kg reads; a table of papers has a column per field "
+        "(title, abstract, ...), so check that this file is one"
+    )
+    names = [f"c{i}" for i in range(delimited.MAX_COLUMNS)]
+    plain = tmp_path / "plain.csv"
+    plain.write_text(",".join(names) + "\n" + ",".join(names) + "\n", encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        read_inputs([plain])
+    shown = ", ".join(names[:20])
+    assert f"no abstract column (found: {shown}, … (10,000 columns)); name it" in str(caught.value)
+    assert len(str(caught.value)) < 1000

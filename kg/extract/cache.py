@@ -339,17 +339,26 @@ def extract_cached(
     # Papers of the same content are extracted once.
     missing = list({k: p for p, k in zip(papers, keys, strict=True) if k not in known}.items())
     stats.reused = sum(1 for k in keys if k in known)
-    if progress and stats.reused:
-        progress(stats.reused)
     batches = [missing[start : start + batch_size] for start in range(0, len(missing), batch_size)]
     new: dict[str, tuple[Mention, ...]] = {}
     told = 0  # papers of the running batch the executor reported itself
+    # The reused papers are reported with the executor's first report: until then it
+    # loads the model, and a bar standing at the reused count for that long looks stuck.
+    unreported = stats.reused
+
+    def tell(n: int) -> None:
+        nonlocal unreported
+        if progress:
+            progress(n + unreported)
+        unreported = 0
 
     def partly(n: int) -> None:
         nonlocal told
         told += n
-        if progress:
-            progress(n)
+        tell(n)
+
+    if not batches and stats.reused:
+        tell(0)
 
     to_map = [[p for _, p in batch] for batch in batches]
     for i, result in executor.map(to_map, partly) if progress else executor.map(to_map):
@@ -357,12 +366,12 @@ def extract_cached(
         new.update(entries)
         if cache is not None:
             cache.put(entries)
-        if progress and len(entries) > told:
-            progress(len(entries) - told)
+        if len(entries) > told:
+            tell(len(entries) - told)
         told = 0
     stats.extracted = len(missing)
-    if progress and len(papers) > stats.reused + stats.extracted:  # same-content papers
-        progress(len(papers) - stats.reused - stats.extracted)
+    if len(papers) > stats.reused + stats.extracted:  # same-content papers
+        tell(len(papers) - stats.reused - stats.extracted)
     if cache is not None and cache.problem:
         stats.problems.append(cache.problem)
     out = {}

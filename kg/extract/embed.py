@@ -151,7 +151,7 @@ def verify_model(path: Path) -> None:
     extra = sorted(
         str(f.relative_to(path))
         for f in path.rglob("*")
-        if not f.is_dir()
+        if (not f.is_dir() or f.is_symlink())  # a linked directory's files are not walked
         and str(f.relative_to(path)) not in MODEL_FILES
         and f.name not in _DOCUMENTATION
         and "__pycache__" not in f.parts

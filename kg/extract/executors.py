@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import CancelledError
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -78,7 +79,10 @@ class LocalExecutor:
     ) -> Iterator[tuple[int, Result]]:
         extractor = None
         for i, batch in enumerate(batches):
-            extractor = extractor or self.make_extractor()
+            if extractor is None:
+                extractor = self.make_extractor()  # loads the model: seconds to a minute
+                if progress:
+                    progress(0)  # extraction itself starts now
             yield i, extractor.extract(list(batch), progress, batch_size=max(len(batch), 1))
 
 
@@ -126,14 +130,24 @@ class DaskExecutor:
             return
         distributed = _distributed()
         with _client(distributed, self.cluster) as client:
-            [spec] = client.scatter([self.spec], broadcast=True)
-            futures = {
-                client.submit(_extract_on_worker, spec, list(batch), pure=False): i
-                for i, batch in enumerate(batches)
-            }
+            futures: dict[Any, int] = {}
             try:
+                [spec] = client.scatter([self.spec], broadcast=True)
+                futures = {
+                    client.submit(_extract_on_worker, spec, list(batch), pure=False): i
+                    for i, batch in enumerate(batches)
+                }
                 for future in distributed.as_completed(futures):
                     yield futures[future], future.result()
+            # The scheduler gone: the client's call fails, or it cancels every task.
+            except (CancelledError, distributed.comm.CommClosedError) as exc:
+                raise _lost(self.cluster.scheduler) from exc
+            except distributed.KilledWorker as exc:
+                raise KGError(
+                    f"Dask workers died while extracting a batch of papers ({exc}); "
+                    "give the workers more memory or pass a smaller --batch-size "
+                    "(the batches finished before are in the extraction cache)"
+                ) from exc
             finally:
                 client.cancel(list(futures))
 
@@ -167,9 +181,12 @@ def _distributed() -> Any:
 @contextmanager
 def _client(distributed: Any, cluster: Cluster) -> Iterator[Any]:
     """A client of the cluster, closed (and a local cluster stopped) on leaving."""
-    quiet = logging.getLogger("distributed")
-    level = quiet.level
-    quiet.setLevel(logging.ERROR)  # workers' start-up chatter is not the user's business
+    # Workers' start-up chatter is not the user's business, nor the client's log of a
+    # lost scheduler, which :meth:`DaskExecutor.map` raises as a KGError.
+    quiet = {"distributed": logging.ERROR, "distributed.client": logging.CRITICAL}
+    levels = {name: logging.getLogger(name).level for name in quiet}
+    for name, level in quiet.items():
+        logging.getLogger(name).setLevel(level)
     try:
         if cluster.scheduler is None:
             with (
@@ -191,7 +208,8 @@ def _client(distributed: Any, cluster: Cluster) -> Iterator[Any]:
             with client:
                 yield client
     finally:
-        quiet.setLevel(level)
+        for name, level in levels.items():
+            logging.getLogger(name).setLevel(level)
 
 
 def _check_scheduler(distributed: Any, address: str) -> None:
@@ -215,6 +233,15 @@ def _check_scheduler(distributed: Any, address: str) -> None:
         raise _unreachable(address, str(exc)) from exc
     except Exception as exc:  # what answered does not speak Dask's protocol
         raise _unreachable(address, "what answers there is not a Dask scheduler") from exc
+
+
+def _lost(address: str | None) -> KGError:
+    where = f"at {address}" if address else "of the local cluster"
+    return KGError(
+        f"lost the connection to the Dask scheduler {where} part-way through extraction; "
+        "the batches finished before are in the extraction cache, so run the build again "
+        "once the scheduler is back (or without --executor dask)"
+    )
 
 
 def _unreachable(address: str, why: str) -> KGError:

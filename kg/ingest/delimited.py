@@ -25,6 +25,11 @@ __all__ = ["read", "sniff", "EXPECTED", "NAME"]
 NAME = "CSV/TSV"
 EXPECTED = "expected a header row and one row per paper with an abstract column"
 _DELIMITERS = (",", "\t", ";", "|")
+#: Most columns a header may have: exports of papers have dozens (Web of Science about 70);
+#: a 50 MB line of delimiters took minutes to check, and its names made a 50 MB message.
+MAX_COLUMNS = 10_000
+#: Column names a message lists.
+_SHOWN_COLUMNS = 20
 
 
 def sniff(text: str) -> bool:
@@ -32,7 +37,7 @@ def sniff(text: str) -> bool:
     header = text.split("\n", 1)[0]
     if header.count("\t") < 2:
         return False
-    names = {field_key(name) for name in header.split("\t")}
+    names = {field_key(name) for name in header.split("\t", MAX_COLUMNS)}
     return any(alias in names for alias in ALIASES["abstract"])
 
 
@@ -88,8 +93,16 @@ def _delimiter(path: Path, text: str) -> str:
 
 
 def _check_columns(path: Path, header: list[str], context: Context) -> None:
+    if len(header) > MAX_COLUMNS:
+        raise InputError(
+            f"{path}:1: the header row has {len(header):,} columns, more than the "
+            f"{MAX_COLUMNS:,} kg reads; a table of papers has a column per field (title, "
+            "abstract, ...), so check that this file is one"
+        )
     names = {field_key(name) for name in header}
-    found = ", ".join(header) or "none"
+    found = ", ".join(header[:_SHOWN_COLUMNS]) or "none"
+    if len(header) > _SHOWN_COLUMNS:
+        found += f", … ({len(header):,} columns)"
     for name, column in context.columns.items():
         if field_key(column) not in names:
             raise InputError(
