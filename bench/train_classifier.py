@@ -71,12 +71,9 @@ def refeatured(rows: list[dict], data: Path) -> list[dict]:
     out = []
     for r in rows:
         t = r["table"]
-        alone, in_context = (
-            t.features[:, -2 * EMBEDDING_DIM : -EMBEDDING_DIM],
-            t.features[:, -EMBEDDING_DIM:],
-        )
+        vectors = t.features[:, -EMBEDDING_DIM:]
         text = texts[(r["dataset"], r["id"])]
-        X = features(t.candidates, t.relevance, alone, in_context, text, len(r["sentences"]))
+        X = features(t.candidates, t.relevance, vectors, text, len(r["sentences"]))
         out.append({**r, "table": dataclasses.replace(t, features=X)})
     return out
 
