@@ -1,7 +1,7 @@
 """Link figures on ICLR 2024 with out-of-fold fields: what kg eval cannot say honestly.
 
     .venv/bin/python bench/links_cv.py [--data ../shared/data/iclr2024_dev.jsonl]
-        [--rule broader=0.3,topic=3 ...] [--min-field-score 0.1 ...]
+        [--rule broader=0.3,topic=3 ...] [--min-field-score 0.1 ...] [--weak-floor 0.3 ...]
 
 kg's area model is trained on ``iclr2024_dev.jsonl``, so the fields of those
 papers, and every link figure that uses them, are in-sample when ``kg eval``
@@ -12,10 +12,11 @@ extraction (without the author keywords), canonical concepts, the concept
 hierarchy, the shared-concept edges by the default rule (or ``--rule``).
 
 With ``--min-field-score`` (repeatable) the fields are chosen at each floor
-in turn instead of the extractor's own. It prints kg's link figures, keyword
-recall, and the TF-IDF and MiniLM baselines at the same number of edges, on
-all papers and on each half (even and odd positions), so a rule chosen on one
-half can be read on the other.
+in turn instead of the extractor's own, and with ``--weak-floor`` the weak
+mentions kept at each floor (one extraction at the lowest). It prints kg's
+link figures, keyword recall, and the TF-IDF and MiniLM baselines at the same
+number of edges, on all papers and on each half (even and odd positions), so
+a rule chosen on one half can be read on the other.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from kg.evaluate.matching import match, unique_gold  # noqa: E402
 from kg.evaluate.predictors import KgPredictor  # noqa: E402
 from kg.extract import Extractor, load_model  # noqa: E402
 from kg.extract import fields as fieldmod  # noqa: E402
+from kg.extract.classify import load_classifier  # noqa: E402
 from kg.graph import EdgeRule, knowledge_graph  # noqa: E402
 from kg.model import Mention, Paper, Role  # noqa: E402
 from kg.text import clean, sentences  # noqa: E402
@@ -119,6 +121,13 @@ def main() -> int:
         default=[],
         help="choose fields at this floor (Settings.min_field_score); repeatable",
     )
+    ap.add_argument(
+        "--weak-floor",
+        action="append",
+        type=float,
+        default=[],
+        help="keep weak mentions at least this likely (the classifier's 'weak'); repeatable",
+    )
     args = ap.parse_args()
 
     gold = [g for g in load_gold(args.data) if g.area]
@@ -127,7 +136,11 @@ def main() -> int:
         for i, g in enumerate(gold)
     ]
     model = load_model()
-    extractor = Extractor(model)
+    classifier = load_classifier()
+    weak_floors = args.weak_floor or [classifier.thresholds["weak"]]
+    # Extract once at the lowest floor; a higher one keeps a subset of the same mentions.
+    lowest = {**classifier.thresholds, "weak": min(weak_floors)}
+    extractor = Extractor(model, classifier=dataclasses.replace(classifier, thresholds=lowest))
     print(f"extracting {len(papers)} papers ...", file=sys.stderr)
     mentions = extractor.extract(papers)
     scorer = dataclasses.replace(extractor.field_scorer, area_model=None)
@@ -143,19 +156,37 @@ def main() -> int:
         settings = dataclasses.replace(extractor.settings, min_field_score=floor)
         print(f"out-of-fold fields at min_field_score {floor} ...", file=sys.stderr)
         oof = out_of_fold_fields(gold, scores, scorer, settings)
-        chosen_mentions = dict(mentions)
-        for p, fields in zip(papers, oof, strict=True):
-            kept = [m for m in mentions[p.id] if m.role is not Role.IN_FIELD]
-            chosen_mentions[p.id] = tuple(
-                kept + [Mention(k, Role.IN_FIELD, round(s, 4), sent) for k, s, sent in fields]
+        for weak in weak_floors:
+            chosen = {
+                p.id: tuple(
+                    [
+                        m
+                        for m in mentions[p.id]
+                        if m.role is not Role.IN_FIELD
+                        and (m.role is not Role.MENTIONS or m.score >= weak)
+                    ]
+                    + [Mention(k, Role.IN_FIELD, round(s, 4), sent) for k, s, sent in fields]
+                )
+                for p, fields in zip(papers, oof, strict=True)
+            }
+            concepts, links = canonicalize(chosen, extractor.taxonomy)
+            print(
+                f"\nmin_field_score {floor}, weak floor {weak}: "
+                f"{sum(len(f) for f in oof) / len(oof):.2f} fields/paper, "
+                f"{len(links) / len(papers):.2f} links/paper"
             )
-        concepts, links = canonicalize(chosen_mentions, extractor.taxonomy)
-        print(f"\nmin_field_score {floor}: {sum(len(f) for f in oof) / len(oof):.2f} fields/paper")
-        _keyword_recall(papers, gold, chosen_mentions, concepts, links, extractor)
-        for text in args.rule or [""]:
-            _print_links(
-                papers, concepts, links, extractor, parse_rule(text), similarity, areas, keywords
-            )
+            _keyword_recall(papers, gold, chosen, concepts, links, extractor)
+            for text in args.rule or [""]:
+                _print_links(
+                    papers,
+                    concepts,
+                    links,
+                    extractor,
+                    parse_rule(text),
+                    similarity,
+                    areas,
+                    keywords,
+                )
     return 0
 
 
