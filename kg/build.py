@@ -15,7 +15,7 @@ from dataclasses import KW_ONLY, asdict, dataclass, field
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
 import networkx as nx
 import pyoxigraph as ox
@@ -23,9 +23,9 @@ from rdflib import Graph
 
 from kg import export, freshness, query
 from kg.concepts import canonicalize
+from kg.defaults import EXTRACT_BATCH, MAX_FILE_BYTES, Validation
 from kg.errors import ValidationError
 from kg.extract import (
-    BATCH_SIZE,
     CacheStats,
     Cluster,
     Embedder,
@@ -37,11 +37,11 @@ from kg.extract import (
     load_model,
 )
 from kg.graph import (
-    FULL_LIMIT,
     EdgeRule,
     Provenance,
     TripleList,
     ValidationReport,
+    chosen_mode,
     emit,
     knowledge_graph,
     make_provenance,
@@ -49,7 +49,7 @@ from kg.graph import (
     to_networkx,
     validate,
 )
-from kg.ingest import MAX_FILE_BYTES, Reading, Skip, check_outside, read_inputs
+from kg.ingest import Reading, Skip, check_outside, read_inputs
 from kg.model import Kind, KnowledgeGraph, Paper
 from kg.taxonomy import load_taxonomy
 from kg.terms import rdflib_graph
@@ -79,8 +79,6 @@ OUTPUT_FILES = (
 )
 #: Which files inside an output directory's folders are kg's (anything else is the user's).
 OUTPUT_INSIDE = {query.STORE_NAME: query.is_store_file}
-#: How a build checks its graph: ``auto`` is ``full`` up to FULL_LIMIT triples, else ``sample``.
-Validation = Literal["auto", "full", "batch", "sample"]
 
 Progress = Callable[[str, int, int], None]
 
@@ -154,7 +152,7 @@ def assemble(
     generated_at: datetime | None = None,
     cache_dir: str | Path | None = None,
     cluster: Cluster | None = None,
-    batch_size: int = BATCH_SIZE,
+    batch_size: int = EXTRACT_BATCH,
 ) -> Built:
     """Read, extract and build the graphs of ``inputs`` without writing anything.
 
@@ -228,8 +226,9 @@ def check(
     data: Graph | Sequence[ox.Triple] | export.NTriplesFile, mode: Validation = "auto"
 ) -> ValidationReport:
     """Validate a graph kg built; raise :class:`ValidationError` if it violates the shapes."""
-    chosen = ("full" if len(data) <= FULL_LIMIT else "sample") if mode == "auto" else mode
-    report = validate(data if isinstance(data, Graph) else TripleList(data), chosen)
+    report = validate(
+        data if isinstance(data, Graph) else TripleList(data), chosen_mode(mode, len(data))
+    )
     if not report.conforms:
         shown = "\n".join(f"  {v}" for v in report.violations[:10])
         more = len(report.violations) - 10
@@ -289,7 +288,7 @@ def build(
     validation: Validation = "auto",
     cache_dir: str | Path | None = None,
     cluster: Cluster | None = None,
-    batch_size: int = BATCH_SIZE,
+    batch_size: int = EXTRACT_BATCH,
     keep_current: bool = False,
 ) -> BuildResult:
     """Build the knowledge graph of ``inputs`` into ``out_dir``.
@@ -312,7 +311,7 @@ def build(
             two builds of the same input are byte-identical).
         validation: How the RDF is checked against ``ontology/shapes.ttl``
             (see :mod:`kg.graph.shapes`); ``auto`` checks graphs of up to
-            :data:`~kg.graph.FULL_LIMIT` triples in full, larger ones by sample.
+            :data:`~kg.defaults.FULL_LIMIT` triples in full, larger ones by sample.
         cache_dir: Where each paper's extraction is cached (none if None).
         cluster: The Dask cluster that extracts the papers (None: this process).
         batch_size: Papers extracted together (one task each on a cluster).

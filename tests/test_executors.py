@@ -25,7 +25,7 @@ from conftest import SEEDS, FakeEmbedder
 
 from kg.build import OUTPUT_FILES
 from kg.cli import cli
-from kg.extract import BATCH_SIZE, Extractor, LocalExecutor, executors, extract_cached
+from kg.extract import Extractor, LocalExecutor, executors, extract_cached
 from kg.ingest import read_papers
 from kg.taxonomy import load_taxonomy
 
@@ -69,12 +69,6 @@ def test_the_local_executor_makes_no_extractor_when_nothing_is_missing():
     executor = LocalExecutor(lambda: made.append(1))  # type: ignore[arg-type,return-value]
     assert list(executor.map([])) == []
     assert made == []
-
-
-def test_the_command_line_batch_size_is_the_library_default():
-    build = cli.commands["build"]
-    [option] = [p for p in build.params if p.name == "batch_size"]
-    assert option.default == BATCH_SIZE
 
 
 def kg(*argv: str, cwd: Path) -> subprocess.CompletedProcess:

@@ -39,6 +39,7 @@ RANKS: tuple[tuple[str, ...], ...] = (
         "kg.terms",
         "kg.offline",
         "kg.digest",
+        "kg.defaults",
     ),
     ("kg.ingest",),
     ("kg.extract",),

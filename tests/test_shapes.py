@@ -227,13 +227,6 @@ def test_a_build_refuses_to_write_an_invalid_graph(fake_model, monkeypatch, tmp_
     assert [p.name for p in tmp_path.iterdir() if ".kg-new-" in p.name] == []  # nor its runs
 
 
-def test_kg_validate_batches_as_the_library_does():
-    from kg.graph.shapes import BATCH_SIZE
-
-    [option] = [p for p in cli.commands["validate"].params if p.name == "batch_size"]
-    assert option.default == BATCH_SIZE
-
-
 def test_the_store_holds_exactly_what_the_files_say(fake_embedder, tmp_path):
     """Every literal keeps its datatype in the Oxigraph store (Oxigraph keeps only the
     primitive type of a derived one: xsd:positiveInteger becomes xsd:integer), so

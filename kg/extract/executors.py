@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from kg.defaults import WORKERS
 from kg.errors import KGError
 from kg.extract.embed import Embedder, MiniLM, load_model
 from kg.extract.extractor import Extractor, Settings
@@ -93,7 +94,7 @@ class Cluster:
     """
 
     scheduler: str | None = None
-    workers: int = 2
+    workers: int = WORKERS
 
 
 @dataclass(frozen=True)

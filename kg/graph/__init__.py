@@ -25,12 +25,12 @@ from kg.graph.rdf import (
     to_rdf,
 )
 from kg.graph.shapes import (
-    FULL_LIMIT,
     SHAPES,
     TripleList,
     TripleSource,
     ValidationReport,
     Violation,
+    chosen_mode,
     neighbourhood,
     validate,
 )
@@ -57,7 +57,7 @@ __all__ = [
     "TripleList",
     "neighbourhood",
     "SHAPES",
-    "FULL_LIMIT",
+    "chosen_mode",
     "to_networkx",
     "concept_graph",
     "shares_graph",

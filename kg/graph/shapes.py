@@ -34,6 +34,7 @@ from rdflib import Literal as RDFLiteral
 from rdflib.namespace import SH
 from rdflib.term import Node
 
+from kg.defaults import FULL_LIMIT, SAMPLE_SIZE, VALIDATE_BATCH, Validation
 from kg.taxonomy import shipped_ontology
 from kg.terms import RDF_TYPE, rdflib_graph, to_oxigraph, to_rdflib
 from kg.vocab import compact
@@ -49,19 +50,12 @@ __all__ = [
     "neighbourhood",
     "read_backwards",
     "shapes_graph",
-    "FULL_LIMIT",
-    "SAMPLE_SIZE",
-    "BATCH_SIZE",
+    "VALIDATE_BATCH",
+    "chosen_mode",
 ]
 
 SHAPES = shipped_ontology("shapes.ttl")
 Mode = Literal["full", "batch", "sample"]
-#: ``auto`` validates graphs up to this many triples in full, larger ones by sample.
-FULL_LIMIT = 150_000
-#: Focus nodes per target class in a sample.
-SAMPLE_SIZE = 200
-#: Focus nodes per pyshacl run: its cost grows with focus nodes times targeted nodes (README).
-BATCH_SIZE = 100
 
 Triple = tuple[Node, Node, Node]
 
@@ -317,12 +311,20 @@ def read_backwards() -> tuple[URIRef, ...]:
     return tuple(sorted(properties))
 
 
+def chosen_mode(mode: Validation, triples: int) -> Mode:
+    """The mode that checks a graph of ``triples`` triples: ``auto`` is ``full`` up to
+    :data:`FULL_LIMIT`, else ``sample``."""
+    if mode == "auto":
+        return "full" if triples <= FULL_LIMIT else "sample"
+    return mode
+
+
 def validate(
     data: TripleSource,
     mode: Mode = "full",
     *,
     sample_size: int = SAMPLE_SIZE,
-    batch_size: int = BATCH_SIZE,
+    batch_size: int = VALIDATE_BATCH,
     progress: Callable[[int, int], None] | None = None,
 ) -> ValidationReport:
     """Check ``data`` against ``ontology/shapes.ttl``.

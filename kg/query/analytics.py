@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kg.defaults import STATS_NEIGHBOURS, STATS_TOP
 from kg.errors import KGError, QueryError
 
 if TYPE_CHECKING:
@@ -102,7 +103,9 @@ def _subgraph(G: nx.Graph, kind: str) -> nx.Graph:
     return H
 
 
-def graph_stats(G: nx.Graph, *, top: int = 10, neighbours: int = 3, seed: int = 0) -> Stats:
+def graph_stats(
+    G: nx.Graph, *, top: int = STATS_TOP, neighbours: int = STATS_NEIGHBOURS, seed: int = 0
+) -> Stats:
     """Degree, betweenness, communities and nearest neighbours of a kg graph."""
     import networkx as nx
 
