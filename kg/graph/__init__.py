@@ -11,16 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kg.graph.edges import EdgeRule, shared_concept_edges
+from kg.graph.iris import concept_iri, concept_node, overlap_iri, paper_iri, paper_node
 from kg.graph.labels import paper_labels
-from kg.graph.networks import concept_graph, concept_node, paper_node, shares_graph, to_networkx
+from kg.graph.networks import concept_graph, shares_graph, to_networkx
 from kg.graph.provenance import Provenance, make_provenance
 from kg.graph.rdf import (
     ROLE_PROPERTY,
     Sink,
-    concept_iri,
     emit,
-    overlap_iri,
-    paper_iri,
     rdf_triples,
     to_rdf,
 )

@@ -9,29 +9,13 @@ write it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-
 import networkx as nx
 
-from kg.graph.rdf import concept_iri, paper_iri
-from kg.model import How, KnowledgeGraph, SharedConcept
+from kg.graph.edges import explain
+from kg.graph.iris import concept_iri, concept_node, paper_iri, paper_node
+from kg.model import KnowledgeGraph
 
-__all__ = [
-    "concept_graph",
-    "shares_graph",
-    "to_networkx",
-    "paper_node",
-    "concept_node",
-    "explain",
-]
-
-
-def paper_node(paper_id: str) -> str:
-    return f"paper:{paper_id}"
-
-
-def concept_node(key: str) -> str:
-    return f"concept:{key}"
+__all__ = ["concept_graph", "shares_graph", "to_networkx"]
 
 
 def concept_graph(kg: KnowledgeGraph) -> nx.Graph:
@@ -117,20 +101,6 @@ def shares_graph(kg: KnowledgeGraph) -> nx.Graph:
             explanation=explain(e.shared, label),
         )
     return P
-
-
-def explain(shared: Sequence[SharedConcept], label: Mapping[str, str]) -> str:
-    """ "LoRA; via broader LoRA (latent-space LoRA merging / LoRA-Curve); same topic PEFT"."""
-    parts = []
-    for s in shared:
-        if s.how is How.EXACT:
-            parts.append(label[s.concept_key])
-        elif s.how is How.TOPIC:
-            parts.append(f"same topic {label[s.concept_key]}")
-        else:
-            froms = " / ".join(dict.fromkeys(label.get(k, k) for k in s.via if k))
-            parts.append(f"via broader {label[s.concept_key]} ({froms})")
-    return "; ".join(parts)
 
 
 def to_networkx(kg: KnowledgeGraph) -> nx.Graph:

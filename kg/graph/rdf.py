@@ -18,10 +18,10 @@ What a graph holds (``ontology/kg.ttl`` defines every ``kg:`` term,
   activity with its inputs, model, taxonomy and settings, and the graph it
   generated.
 
-Every IRI is a function of the data, never of a counter or a clock, so the
-same input gives the same triples. They are made as pyoxigraph terms
-(:func:`rdf_triples`), a tenth of an rdflib graph's memory and time at scale;
-:func:`to_rdf` gives them as an rdflib ``Graph``.
+Every IRI is a function of the data (:mod:`kg.graph.iris`), never of a
+counter or a clock, so the same input gives the same triples. They are made as
+pyoxigraph terms (:func:`rdf_triples`), a tenth of an rdflib graph's memory and
+time at scale; :func:`to_rdf` gives them as an rdflib ``Graph``.
 """
 
 from __future__ import annotations
@@ -35,6 +35,8 @@ import pyoxigraph as ox
 from rdflib import RDF, RDFS, XSD, Graph, URIRef
 from rdflib.namespace import DCTERMS, PROV, SKOS
 
+from kg.graph.edges import explain  # the NetworkX edge's explanation, word for word
+from kg.graph.iris import concept_iri, overlap_iri, paper_iri
 from kg.graph.provenance import Provenance
 from kg.model import Concept, Edge, Kind, KnowledgeGraph, Link, Paper, Role
 from kg.taxonomy import Taxonomy
@@ -46,9 +48,6 @@ __all__ = [
     "emit",
     "Sink",
     "to_rdf",
-    "paper_iri",
-    "concept_iri",
-    "overlap_iri",
     "Provenance",
     "ROLE_PROPERTY",
 ]
@@ -68,21 +67,6 @@ _DC, _PROV, _SCHEMA, _XSD = Terms(DCTERMS), Terms(PROV), Terms(SCHEMA), Terms(XS
 _ROLE = {role: ox.NamedNode(str(prop)) for role, prop in ROLE_PROPERTY.items()}
 #: The scheme of a taxonomy whose file declares none.
 _FIELDS_FALLBACK = ox.NamedNode(str(DATA["fields"]))
-
-
-def paper_iri(paper_id: str) -> URIRef:
-    return DATA[f"paper/{paper_id}"]
-
-
-def concept_iri(concept: Concept, field_iris: Mapping[str, str]) -> URIRef:
-    if concept.kind is Kind.FIELD and concept.key in field_iris:
-        return URIRef(field_iris[concept.key])
-    return DATA[f"concept/{concept.key}"]
-
-
-def overlap_iri(a: str, b: str) -> URIRef:
-    """The overlap node of papers ``a < b``."""
-    return DATA[f"overlap/{a}/{b}"]
 
 
 class Sink(Protocol):
@@ -267,8 +251,6 @@ def _add_link(g: Sink, link: Link, target: ox.NamedNode) -> None:
 def _add_overlap(
     g: Sink, edge: Edge, label: Mapping[str, str], iri: Mapping[str, ox.NamedNode]
 ) -> None:
-    from kg.graph.networks import explain  # the NetworkX edge's explanation, word for word
-
     a, b = _node(paper_iri(edge.a)), _node(paper_iri(edge.b))
     g.add((a, _KG.sharesConceptWith, b))
     g.add((b, _KG.sharesConceptWith, a))
