@@ -39,20 +39,17 @@ from kg.extract import (
 from kg.graph import (
     EdgeRule,
     Provenance,
-    TripleList,
-    ValidationReport,
-    chosen_mode,
     emit,
     knowledge_graph,
     make_provenance,
     rdf_triples,
     to_networkx,
-    validate,
 )
 from kg.ingest import Reading, Skip, check_outside, read_inputs
 from kg.model import Kind, KnowledgeGraph, Paper
 from kg.taxonomy import load_taxonomy
 from kg.terms import rdflib_graph
+from kg.validate import TripleList, ValidationReport, chosen_mode, validate
 
 __all__ = [
     "Built",
@@ -310,7 +307,7 @@ def build(
         generated_at: Recorded as ``prov:generatedAtTime`` (None: no time, so
             two builds of the same input are byte-identical).
         validation: How the RDF is checked against ``ontology/shapes.ttl``
-            (see :mod:`kg.graph.shapes`); ``auto`` checks graphs of up to
+            (see :mod:`kg.validate`); ``auto`` checks graphs of up to
             :data:`~kg.defaults.FULL_LIMIT` triples in full, larger ones by sample.
         cache_dir: Where each paper's extraction is cached (none if None).
         cluster: The Dask cluster that extracts the papers (None: this process).

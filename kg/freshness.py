@@ -35,9 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from kg.digest import file_sha256
-from kg.graph import ValidationReport, Violation
 from kg.ingest import SUPPORTED_SUFFIXES, Skip, input_files
 from kg.taxonomy import shipped_ontology
+from kg.validate import ValidationReport, Violation
 
 __all__ = ["request_key", "current", "record"]
 

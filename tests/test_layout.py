@@ -45,6 +45,7 @@ RANKS: tuple[tuple[str, ...], ...] = (
     ("kg.extract",),
     ("kg.concepts",),
     ("kg.graph",),
+    ("kg.validate",),
     ("kg.export",),
     ("kg.query", "kg.evaluate"),
     ("kg.freshness",),

@@ -13,10 +13,9 @@ from rdflib.compare import isomorphic
 from rdflib.namespace import DCTERMS, RDF, SKOS, XSD
 
 from kg.cli import cli
-from kg.graph import TripleList, neighbourhood, validate
-from kg.graph.shapes import read_backwards
 from kg.query import StoreTriples, store_from_rdflib
 from kg.terms import oxigraph_triples, rdflib_graph, sort_triples
+from kg.validate import TripleList, neighbourhood, read_backwards, shapes_graph, validate
 from kg.vocab import KG, SCHEMA, compact
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -269,7 +268,7 @@ def test_the_store_holds_exactly_what_the_files_say(fake_embedder, tmp_path):
 
 def test_a_build_s_triples_and_its_rdflib_graph_give_the_same_sample(fake_build):
     """The same focus nodes are picked from pyoxigraph terms as from rdflib nodes."""
-    from kg.graph.shapes import _focus_nodes, shapes_graph
+    from kg.validate.check import _focus_nodes
 
     shapes = shapes_graph()
     as_terms = _focus_nodes(TripleList(fake_build.triples), shapes)

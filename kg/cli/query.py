@@ -136,9 +136,9 @@ def _is_file(path: Path) -> bool:
 )
 def validate(graph_path: Path, mode: str, sample_size: int, batch_size: int) -> None:
     """Check a graph (a build directory, kg.ttl or a store) against ontology/shapes.ttl."""
-    from kg.graph import TripleList, chosen_mode
-    from kg.graph import validate as run_validate
     from kg.query import StoreTriples, load_rdf, open_store
+    from kg.validate import TripleList, chosen_mode
+    from kg.validate import validate as run_validate
 
     opened = open_store(graph_path)
     if opened.note:

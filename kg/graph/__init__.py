@@ -2,8 +2,8 @@
 
 :func:`knowledge_graph` adds what only the whole corpus knows (paper labels,
 shared-concept edges) and returns the :class:`~kg.model.KnowledgeGraph` that
-:func:`to_rdf` and :func:`to_networkx` both read; :func:`validate` checks
-the RDF against kg's SHACL shapes.
+:func:`to_rdf` and :func:`to_networkx` both read (:mod:`kg.validate` checks
+the RDF against kg's SHACL shapes).
 """
 
 from __future__ import annotations
@@ -22,16 +22,6 @@ from kg.graph.rdf import (
     rdf_triples,
     to_rdf,
 )
-from kg.graph.shapes import (
-    SHAPES,
-    TripleList,
-    TripleSource,
-    ValidationReport,
-    Violation,
-    chosen_mode,
-    neighbourhood,
-    validate,
-)
 from kg.model import Concept, KnowledgeGraph, Link, Paper
 from kg.taxonomy import Taxonomy
 
@@ -48,14 +38,6 @@ __all__ = [
     "make_provenance",
     "ROLE_PROPERTY",
     "overlap_iri",
-    "validate",
-    "ValidationReport",
-    "Violation",
-    "TripleSource",
-    "TripleList",
-    "neighbourhood",
-    "SHAPES",
-    "chosen_mode",
     "to_networkx",
     "concept_graph",
     "shares_graph",
