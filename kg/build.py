@@ -35,6 +35,7 @@ from kg.extract import (
     extract_cached,
     extraction_key,
     load_model,
+    model_identity,
 )
 from kg.graph import (
     EdgeRule,
@@ -192,7 +193,13 @@ def assemble(
     rule = EdgeRule()
     kg = knowledge_graph(papers, concepts, links, taxonomy, rule)
     provenance = make_provenance(
-        papers, model, taxonomy_path, knobs, rule, generated_at, _heading(papers)
+        papers,
+        model_identity(model),
+        taxonomy_path,
+        asdict(knobs),
+        rule,
+        generated_at,
+        _heading(papers),
     )
     graph = to_networkx(kg)
     clock.lap("graph")

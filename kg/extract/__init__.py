@@ -28,6 +28,7 @@ from kg.extract.embed import (
     Memo,
     MiniLM,
     load_model,
+    model_identity,
 )
 from kg.extract.executors import (
     DASK_EXTRA,
@@ -48,6 +49,7 @@ __all__ = [
     "MiniLM",
     "Memo",
     "load_model",
+    "model_identity",
     "MODEL_NAME",
     "MODEL_SHA256",
     "EMBEDDING_DIM",

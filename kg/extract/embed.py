@@ -23,6 +23,7 @@ import numpy as np
 from kg.defaults import EXTRACT_BATCH
 from kg.digest import file_sha256
 from kg.errors import ModelError
+from kg.model import ModelIdentity
 from kg.offline import offline
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "load_model",
     "MODEL_NAME",
     "MODEL_SHA256",
+    "model_identity",
     "MODEL_FILES",
     "INSTALL",
     "verify_model",
@@ -329,6 +331,15 @@ def _word_by_word(embedder: Embedder, texts: list[str]) -> list[Reading]:
 def load_model() -> MiniLM:
     """The process-wide model (loading takes seconds, so it happens once)."""
     return MiniLM()
+
+
+def model_identity(embedder: Embedder) -> ModelIdentity:
+    """The packaged model by name and the digest its weights were checked against on load;
+    another embedder by its ``name`` attribute, else its class."""
+    inner = embedder.inner if isinstance(embedder, Memo) else embedder
+    if isinstance(inner, MiniLM):
+        return ModelIdentity(MODEL_NAME, MODEL_SHA256)
+    return ModelIdentity(str(getattr(inner, "name", type(inner).__qualname__)))
 
 
 def unit(x: np.ndarray) -> np.ndarray:
