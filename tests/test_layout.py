@@ -40,6 +40,7 @@ RANKS: tuple[tuple[str, ...], ...] = (
         "kg.offline",
         "kg.digest",
         "kg.defaults",
+        "kg.attrs",
     ),
     ("kg.ingest",),
     ("kg.extract",),

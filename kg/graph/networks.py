@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import networkx as nx
 
+from kg.attrs import BROADER, CONCEPT, MENTIONS, PAPER, SHARES
 from kg.graph.edges import explain
 from kg.graph.iris import concept_iri, concept_node, paper_iri, paper_node
 from kg.model import KnowledgeGraph
@@ -32,7 +33,7 @@ def concept_graph(kg: KnowledgeGraph) -> nx.Graph:
         B.add_node(
             paper_node(p.id),
             bipartite=0,
-            type="paper",
+            type=PAPER,
             key=p.id,
             label=kg.labels[p.id],
             title=p.title or kg.labels[p.id],
@@ -49,7 +50,7 @@ def concept_graph(kg: KnowledgeGraph) -> nx.Graph:
         B.add_node(
             concept_node(c.key),
             bipartite=1,
-            type="concept",
+            type=CONCEPT,
             key=c.key,
             kind=c.kind.value,
             label=c.label,
@@ -62,7 +63,7 @@ def concept_graph(kg: KnowledgeGraph) -> nx.Graph:
         B.add_edge(
             paper_node(link.paper_id),
             concept_node(link.concept_key),
-            type="mentions",
+            type=MENTIONS,
             role=link.role.value,
             score=link.score,
             evidence=link.sentence,
@@ -72,7 +73,7 @@ def concept_graph(kg: KnowledgeGraph) -> nx.Graph:
             B.add_edge(
                 concept_node(c.key),
                 concept_node(b),
-                type="broader",
+                type=BROADER,
                 narrower=concept_node(c.key),
                 broader=concept_node(b),
             )
@@ -94,7 +95,7 @@ def shares_graph(kg: KnowledgeGraph) -> nx.Graph:
             paper_node(e.a),
             paper_node(e.b),
             weight=e.weight,
-            type="shares",
+            type=SHARES,
             shared=[label[s.concept_key] for s in e.shared],
             how=[s.how.value for s in e.shared],
             contribution=[s.weight for s in e.shared],

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kg.attrs import EXPLANATION, SCORE, SHARED
 from kg.export.views.bounds import shown_weight
 from kg.export.views.corpus import KINDS, Corpus
 
@@ -51,12 +52,12 @@ def _paper(corpus: Corpus, paper: str) -> dict[str, Any]:
         evidence = str(m.get("evidence") or "")
         at = sentences.setdefault(evidence, len(sentences)) if evidence else -1
         role = str(m.get("role") or "")
-        links.append((c, ROLES.get(role, role), round(float(m.get("score") or 0.0), 2), at))
+        links.append((c, ROLES.get(role, role), round(float(m.get(SCORE) or 0.0), 2), at))
     links.sort(key=lambda x: (_kind_rank(corpus.kind(x[0])), -x[2], corpus.label(x[0]), x[0]))
     near = []
     for other, w in corpus.neighbours[paper][:NEAREST]:
         edge = corpus.shares[min(paper, other), max(paper, other)]
-        why = edge.get("explanation") or ", ".join(str(s) for s in edge.get("shared") or ())
+        why = edge.get(EXPLANATION) or ", ".join(str(s) for s in edge.get(SHARED) or ())
         near.append([other, shown_weight(w), str(why)])
     return {
         "label": label,
