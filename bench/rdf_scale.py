@@ -233,9 +233,9 @@ def child_fake_build(out: str, *inputs: str) -> dict[str, Any]:
     sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
     from conftest import FakeEmbedder
 
-    from kg.build import build
+    from kg.build import BuildRequest, build
 
-    result = build(inputs, out, embedder=FakeEmbedder())
+    result = build(BuildRequest(inputs), out, embedder=FakeEmbedder())
     return {"papers": result.papers, "links": result.links, "edges": result.edges}
 
 

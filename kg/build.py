@@ -54,6 +54,7 @@ from kg.validate import TripleList, ValidationReport, chosen_mode, validate
 
 __all__ = [
     "Built",
+    "BuildRequest",
     "BuildResult",
     "ReadOptions",
     "assemble",
@@ -89,6 +90,40 @@ class ReadOptions:
     encoding: str | None = None
     max_file_bytes: int = MAX_FILE_BYTES
     strict: bool = False
+
+
+@dataclass(frozen=True)
+class BuildRequest:
+    """What to build, and every setting a build's output depends on (``kg build``'s options).
+
+    Made once (by the CLI, or by a script) and handed down through :func:`build` and
+    :func:`assemble` to the stages.
+
+    Attributes:
+        inputs: Files or directories in any supported format.
+        taxonomy_path: A SKOS field taxonomy; ``ontology/fields.ttl`` by default.
+        read: How to read the inputs.
+        settings: Extraction settings.
+        generated_at: Recorded as ``prov:generatedAtTime`` (None: no time, so
+            two builds of the same input are byte-identical).
+        validation: How the RDF is checked against ``ontology/shapes.ttl``
+            (see :mod:`kg.validate`); ``auto`` checks graphs of up to
+            :data:`~kg.defaults.FULL_LIMIT` triples in full, larger ones by sample.
+        cache_dir: Where each paper's extraction is cached (none if None).
+        cluster: The Dask cluster that extracts the papers (None: this process).
+        batch_size: Papers extracted together (one task each on a cluster).
+    """
+
+    inputs: Sequence[str | Path]
+    _: KW_ONLY
+    taxonomy_path: str | Path | None = None
+    read: ReadOptions = field(default_factory=ReadOptions)
+    settings: Settings = field(default_factory=Settings)
+    generated_at: datetime | None = None
+    validation: Validation = "auto"
+    cache_dir: str | Path | None = None
+    cluster: Cluster | None = None
+    batch_size: int = EXTRACT_BATCH
 
 
 @dataclass(frozen=True)
@@ -139,38 +174,32 @@ class BuildResult:
 
 
 def assemble(
-    inputs: Sequence[str | Path],
+    request: BuildRequest,
     *,
     embedder: Embedder | None = None,
-    taxonomy_path: str | Path | None = None,
-    settings: Settings | None = None,
     progress: Progress | None = None,
-    options: ReadOptions | None = None,
     exclude: Path | None = None,
-    generated_at: datetime | None = None,
-    cache_dir: str | Path | None = None,
-    cluster: Cluster | None = None,
-    batch_size: int = EXTRACT_BATCH,
 ) -> Built:
-    """Read, extract and build the graphs of ``inputs`` without writing anything.
+    """Read, extract and build the graphs of ``request.inputs`` without writing anything.
 
-    ``generated_at`` is recorded as the graph's ``prov:generatedAtTime``;
+    ``request.generated_at`` is recorded as the graph's ``prov:generatedAtTime``;
     without it the output is a function of the input alone. With
-    ``cache_dir``, each paper's extraction is reused from the cache there when
-    it holds it and stored there when it does not (:mod:`kg.extract.cache`).
-    With ``cluster``, the papers not in the cache are extracted on that Dask
-    cluster (:mod:`kg.extract.executors`); the rest of the build runs here.
+    ``request.cache_dir``, each paper's extraction is reused from the cache there
+    when it holds it and stored there when it does not (:mod:`kg.extract.cache`).
+    With ``request.cluster``, the papers not in the cache are extracted on that
+    Dask cluster (:mod:`kg.extract.executors`); the rest of the build runs here.
+    ``exclude`` is a directory reading skips (the output being written).
     """
     report = progress or (lambda stage, done, total: None)
     clock = _Clock()
-    reading = _read(inputs, options or ReadOptions(), exclude, report)
+    reading = _read(request.inputs, request.read, exclude, report)
     papers = list(reading.papers)
-    taxonomy = load_taxonomy(taxonomy_path)
+    taxonomy = load_taxonomy(request.taxonomy_path)
     clock.lap("ingest")
     report("loading model", 0, 1)
     model = embedder or load_model()
     clock.lap("model")
-    knobs = settings or Settings()
+    knobs = request.settings
     report("extracting", 0, len(papers))
     done = 0
 
@@ -180,10 +209,11 @@ def assemble(
         report("extracting", done, len(papers))
 
     key = extraction_key(model, taxonomy, knobs)
-    executor = executor_for(model, taxonomy, knobs, key, cluster)
+    executor = executor_for(model, taxonomy, knobs, key, request.cluster)
+    cache_dir = request.cache_dir
     with ExtractionCache(cache_dir) if cache_dir is not None else nullcontext() as cache:
         mentions, stats = extract_cached(
-            papers, executor, cache, key, progress=step, batch_size=batch_size
+            papers, executor, cache, key, progress=step, batch_size=request.batch_size
         )
     del executor  # and its memo of phrase vectors
     _give_back_memory()
@@ -195,10 +225,10 @@ def assemble(
     provenance = make_provenance(
         papers,
         model_identity(model),
-        taxonomy_path,
+        request.taxonomy_path,
         asdict(knobs),
         rule,
-        generated_at,
+        request.generated_at,
         _heading(papers),
     )
     graph = to_networkx(kg)
@@ -280,22 +310,14 @@ def rewrite_views(out_dir: str | Path) -> None:
 
 
 def build(
-    inputs: Sequence[str | Path],
+    request: BuildRequest,
     out_dir: str | Path,
     *,
     embedder: Embedder | None = None,
-    taxonomy_path: str | Path | None = None,
-    settings: Settings | None = None,
     progress: Progress | None = None,
-    options: ReadOptions | None = None,
-    generated_at: datetime | None = None,
-    validation: Validation = "auto",
-    cache_dir: str | Path | None = None,
-    cluster: Cluster | None = None,
-    batch_size: int = EXTRACT_BATCH,
     keep_current: bool = False,
 ) -> BuildResult:
-    """Build the knowledge graph of ``inputs`` into ``out_dir``.
+    """Build the knowledge graph that ``request`` asks for into ``out_dir``.
 
     ``out_dir`` is checked and locked before anything is read; nothing is
     written unless every stage succeeds, the RDF conforms to kg's SHACL
@@ -304,59 +326,42 @@ def build(
     (:func:`kg.export.output_dir`), and ``progress("written", 1, 1)`` says so.
 
     Args:
-        inputs: Files or directories in any supported format.
+        request: The inputs and the settings.
         out_dir: Where the :data:`OUTPUT_FILES` go; it must hold nothing else.
         embedder: The embedding model; the packaged MiniLM by default.
-        taxonomy_path: A SKOS field taxonomy; ``ontology/fields.ttl`` by default.
-        settings: Extraction settings.
         progress: Called as ``progress(stage, done, total)``.
-        options: How to read the inputs.
-        generated_at: Recorded as ``prov:generatedAtTime`` (None: no time, so
-            two builds of the same input are byte-identical).
-        validation: How the RDF is checked against ``ontology/shapes.ttl``
-            (see :mod:`kg.validate`); ``auto`` checks graphs of up to
-            :data:`~kg.defaults.FULL_LIMIT` triples in full, larger ones by sample.
-        cache_dir: Where each paper's extraction is cached (none if None).
-        cluster: The Dask cluster that extracts the papers (None: this process).
-        batch_size: Papers extracted together (one task each on a cluster).
         keep_current: Keep an up-to-date output as it is (:mod:`kg.freshness`).
 
     Raises:
         ValidationError: The RDF violates the shapes (a bug in kg); nothing is written.
     """
     export.output_path(out_dir)  # a link loop or a link to nothing: refused first
-    check_outside(inputs, out_dir)
-    records = Path(cache_dir) if cache_dir is not None and generated_at is None else None
+    check_outside(request.inputs, out_dir)
+    cache_dir, at = request.cache_dir, request.generated_at
+    records = Path(cache_dir) if cache_dir is not None and at is None else None
     with export.output_dir(out_dir, OUTPUT_FILES, OUTPUT_INSIDE) as target:
-        request: str | None = None
+        key: str | None = None
         if records is not None:
             embedder = model = embedder or load_model()
-            extraction = extraction_key(model, load_taxonomy(taxonomy_path), settings or Settings())
-            what = {"read": asdict(options or ReadOptions()), "validation": validation}
-            limit = (options or ReadOptions()).max_file_bytes
-            request = freshness.request_key(
-                inputs, target.real, taxonomy_path, extraction, what, limit
+            taxonomy = load_taxonomy(request.taxonomy_path)
+            extraction = extraction_key(model, taxonomy, request.settings)
+            what = {"read": asdict(request.read), "validation": request.validation}
+            key = freshness.request_key(
+                request.inputs,
+                target.real,
+                request.taxonomy_path,
+                extraction,
+                what,
+                request.read.max_file_bytes,
             )
-            kept = freshness.current(records, target.real, request) if request else None
+            kept = freshness.current(records, target.real, key) if key else None
             if keep_current and kept is not None:
                 files = tuple(target.path / name.rstrip("/") for name in OUTPUT_FILES)
                 return BuildResult(**kept, files=files, up_to_date=True)
-        built = assemble(
-            inputs,
-            embedder=embedder,
-            taxonomy_path=taxonomy_path,
-            settings=settings,
-            progress=progress,
-            options=options,
-            exclude=target.real,
-            generated_at=generated_at,
-            cache_dir=cache_dir,
-            cluster=cluster,
-            batch_size=batch_size,
-        )
-        result = _write(built, target, validation, progress)
-        if records is not None and request:
-            freshness.record(records, target.real, request, asdict(result))
+        built = assemble(request, embedder=embedder, progress=progress, exclude=target.real)
+        result = _write(built, target, request.validation, progress)
+        if records is not None and key:
+            freshness.record(records, target.real, key, asdict(result))
         return result
 
 

@@ -255,7 +255,8 @@ def test_output_does_not_depend_on_the_hash_seed(tmp_path):
     )
     script = (
         "import sys; sys.path.insert(0, {root!r}); from tests.conftest import FakeEmbedder; "
-        "from kg.build import build; build([{src!r}], {out!r}, embedder=FakeEmbedder())"
+        "from kg.build import BuildRequest, build; "
+        "build(BuildRequest([{src!r}]), {out!r}, embedder=FakeEmbedder())"
     )
     outputs = []
     for seed in ("1", "2"):
@@ -310,10 +311,12 @@ def test_quick_reading_shows_nothing_and_the_next_stage_at_once(capsys):
 
 
 def test_a_build_reports_its_records_read_before_it_loads_the_model(fake_embedder, inputs):
-    from kg.build import assemble
+    from kg.build import BuildRequest, assemble
 
     calls: list[tuple[str, int, int]] = []
-    assemble([inputs], embedder=fake_embedder, progress=lambda *call: calls.append(call))
+    assemble(
+        BuildRequest([inputs]), embedder=fake_embedder, progress=lambda *call: calls.append(call)
+    )
     stages = [stage for stage, _, _ in calls]
     assert calls[0] == ("reading", 0, 0) and ("reading", 3, 3) in calls
     assert stages.index("loading model") > max(i for i, s in enumerate(stages) if s == "reading")

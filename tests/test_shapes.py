@@ -235,7 +235,7 @@ def test_the_store_holds_exactly_what_the_files_say(fake_embedder, tmp_path):
 
     import pyoxigraph as ox
 
-    from kg.build import build
+    from kg.build import BuildRequest, build
 
     source = tmp_path / "papers.jsonl"
     records = [
@@ -251,7 +251,7 @@ def test_the_store_holds_exactly_what_the_files_say(fake_embedder, tmp_path):
     ]
     source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     out = tmp_path / "out"
-    build([source], out, embedder=fake_embedder)
+    build(BuildRequest([source]), out, embedder=fake_embedder)
     store = ox.Store.read_only(str(out / "kg.oxigraph"))
 
     def typed(triples):

@@ -127,11 +127,11 @@ def build(
     batch_size: int,
 ) -> None:
     """Build the graph from INPUTS (files or directories; default: seeds/)."""
-    from kg.build import ReadOptions
+    from kg.build import BuildRequest, ReadOptions
     from kg.build import build as run_build
     from kg.extract import Cluster, default_cache_dir
 
-    options = ReadOptions(
+    read = ReadOptions(
         columns=_columns(columns),
         encoding=_codec(encoding),
         max_file_bytes=max_file_mb * (1 << 20) if max_file_mb else defaults.MAX_FILE_BYTES,
@@ -139,24 +139,20 @@ def build(
     )
     if scheduler is not None and executor != "dask":
         raise click.UsageError("--scheduler needs --executor dask")
-    cluster = Cluster(scheduler, workers) if executor == "dask" else None
+    request = BuildRequest(
+        list(inputs) or [Path("seeds")],
+        taxonomy_path=taxonomy,
+        read=read,
+        generated_at=_generated_at(generated_at),
+        validation=validation,  # type: ignore[arg-type]
+        cache_dir=None if no_cache else cache_dir or default_cache_dir(),
+        cluster=Cluster(scheduler, workers) if executor == "dask" else None,
+        batch_size=batch_size,
+    )
     ctx.meta["kg.written"] = False
-    at = _generated_at(generated_at)
     progress = Progress(ctx.meta)
     try:
-        result = run_build(
-            list(inputs) or [Path("seeds")],
-            out_dir,
-            taxonomy_path=taxonomy,
-            progress=progress,
-            options=options,
-            generated_at=at,
-            validation=validation,  # type: ignore[arg-type]
-            cache_dir=None if no_cache else cache_dir or default_cache_dir(),
-            cluster=cluster,
-            batch_size=batch_size,
-            keep_current=not force,
-        )
+        result = run_build(request, out_dir, progress=progress, keep_current=not force)
     finally:
         progress.close()
     for warning in result.warnings:
