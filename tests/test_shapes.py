@@ -206,7 +206,7 @@ def test_a_build_refuses_to_write_an_invalid_graph(fake_model, monkeypatch, tmp_
     out = tmp_path / "out"
     out.mkdir()
     (out / "kg.ttl").write_text("previous\n")
-    real = kg.build.rdf_triples
+    from kg.graph import rdf_triples as real
 
     def broken_emit(graph, provenance, sink):
         """What a build streams into kg.nt, with one paper's title written twice."""

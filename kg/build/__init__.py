@@ -1,55 +1,50 @@
 """The whole build: input files -> papers -> concepts -> graphs -> output files.
 
 Plain orchestration of the stages; :mod:`kg.cli` wraps :func:`build` with progress and a summary.
+The records it passes are in ``records``, the table of output files in ``outputs``.
 """
 
 from __future__ import annotations
 
 import ctypes
-import functools
 import gc
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from contextlib import nullcontext
-from dataclasses import KW_ONLY, asdict, dataclass, field
-from datetime import datetime
-from functools import cached_property
+from dataclasses import asdict
 from pathlib import Path
 from typing import NamedTuple
 
-import networkx as nx
 import pyoxigraph as ox
 from rdflib import Graph
 
 from kg import export, freshness, query
+from kg.build import outputs
+from kg.build.outputs import (
+    OUTPUT_FILES,
+    OUTPUT_INSIDE,
+    heading,
+    in_output_order,
+    output_texts,
+    rewrite_views,
+)
+from kg.build.records import BuildRequest, BuildResult, Built, Progress, ReadOptions
 from kg.concepts import canonicalize
-from kg.defaults import EXTRACT_BATCH, MAX_FILE_BYTES, Validation
+from kg.defaults import Validation
 from kg.errors import ValidationError
 from kg.extract import (
-    CacheStats,
-    Cluster,
     Embedder,
     ExtractionCache,
-    Settings,
     executor_for,
     extract_cached,
     extraction_key,
     load_model,
     model_identity,
 )
-from kg.graph import (
-    EdgeRule,
-    Provenance,
-    emit,
-    knowledge_graph,
-    make_provenance,
-    rdf_triples,
-    to_networkx,
-)
-from kg.ingest import Reading, Skip, check_outside, read_inputs
-from kg.model import Kind, KnowledgeGraph, Paper
+from kg.graph import EdgeRule, emit, knowledge_graph, make_provenance, to_networkx
+from kg.ingest import Reading, check_outside, read_inputs
+from kg.model import Kind
 from kg.taxonomy import load_taxonomy
-from kg.terms import rdflib_graph
 from kg.validate import TripleList, ValidationReport, chosen_mode, validate
 
 __all__ = [
@@ -66,111 +61,6 @@ __all__ = [
     "OUTPUT_FILES",
     "Validation",
 ]
-
-OUTPUT_FILES = (
-    "kg.ttl",
-    "kg.nt",
-    "kg.jsonld",
-    "graph.graphml",
-    "graph.json",
-    *export.VIEW_FILES.values(),
-    f"{query.STORE_NAME}/",
-)
-#: Which files inside an output directory's folders are kg's (anything else is the user's).
-OUTPUT_INSIDE = {query.STORE_NAME: query.is_store_file}
-
-Progress = Callable[[str, int, int], None]
-
-
-@dataclass(frozen=True)
-class ReadOptions:
-    """How to read the inputs (``kg build --column/--encoding/--max-file-size/--strict``)."""
-
-    columns: Mapping[str, str] = field(default_factory=dict)
-    encoding: str | None = None
-    max_file_bytes: int = MAX_FILE_BYTES
-    strict: bool = False
-
-
-@dataclass(frozen=True)
-class BuildRequest:
-    """What to build, and every setting a build's output depends on (``kg build``'s options).
-
-    Made once (by the CLI, or by a script) and handed down through :func:`build` and
-    :func:`assemble` to the stages.
-
-    Attributes:
-        inputs: Files or directories in any supported format.
-        taxonomy_path: A SKOS field taxonomy; ``ontology/fields.ttl`` by default.
-        read: How to read the inputs.
-        settings: Extraction settings.
-        generated_at: Recorded as ``prov:generatedAtTime`` (None: no time, so
-            two builds of the same input are byte-identical).
-        validation: How the RDF is checked against ``ontology/shapes.ttl``
-            (see :mod:`kg.validate`); ``auto`` checks graphs of up to
-            :data:`~kg.defaults.FULL_LIMIT` triples in full, larger ones by sample.
-        cache_dir: Where each paper's extraction is cached (none if None).
-        cluster: The Dask cluster that extracts the papers (None: this process).
-        batch_size: Papers extracted together (one task each on a cluster).
-    """
-
-    inputs: Sequence[str | Path]
-    _: KW_ONLY
-    taxonomy_path: str | Path | None = None
-    read: ReadOptions = field(default_factory=ReadOptions)
-    settings: Settings = field(default_factory=Settings)
-    generated_at: datetime | None = None
-    validation: Validation = "auto"
-    cache_dir: str | Path | None = None
-    cluster: Cluster | None = None
-    batch_size: int = EXTRACT_BATCH
-
-
-@dataclass(frozen=True)
-class Built:
-    """A knowledge graph in memory: the hand-off record and the NetworkX graph made from it.
-
-    Its RDF is made when asked for (:attr:`triples`); a build writes it to disk
-    instead, sorted there, without the millions of triples in memory
-    (:class:`kg.export.SortedNTriples`).
-    """
-
-    kg: KnowledgeGraph
-    graph: nx.Graph  # papers, concepts, mentions and shared-concept edges
-    _: KW_ONLY  # the rest by name, so a field added or moved cannot shift a caller's values
-    provenance: Provenance | None = None  # what the RDF records about the build
-    reading: Reading | None = None  # what the input files held, skips included
-    cache: CacheStats = field(default_factory=CacheStats)
-    # Seconds per stage: ingest, model, extract, concepts, graph (rdf, validate, export: by build).
-    seconds: dict[str, float] = field(default_factory=dict)
-
-    @cached_property
-    def triples(self) -> list[ox.Triple]:
-        """The RDF as pyoxigraph triples, in the order the files are written in."""
-        return rdf_triples(self.kg, self.provenance)
-
-    @cached_property
-    def rdf(self) -> Graph:
-        """The RDF as an rdflib graph, made when first asked for (a build does not need it)."""
-        return rdflib_graph(self.triples)
-
-
-@dataclass(frozen=True)
-class BuildResult:
-    """What a build made; the CLI prints it as a summary."""
-
-    papers: int
-    concepts: dict[str, int]
-    links: int
-    edges: int
-    files: tuple[Path, ...]
-    skipped: tuple[Skip, ...] = ()
-    replaced: Mapping[str, int] = field(default_factory=dict)
-    warnings: tuple[str, ...] = ()
-    validation: ValidationReport | None = None
-    reused: int = 0  # papers whose extraction came from the cache
-    seconds: Mapping[str, float] = field(default_factory=dict)  # per stage, as Built's
-    up_to_date: bool = False  # nothing changed since the build that wrote the output: kept
 
 
 def assemble(
@@ -229,7 +119,7 @@ def assemble(
         asdict(knobs),
         rule,
         request.generated_at,
-        _heading(papers),
+        heading(papers),
     )
     graph = to_networkx(kg)
     clock.lap("graph")
@@ -252,10 +142,6 @@ def _read(
     )
 
 
-def _heading(papers: Sequence[Paper]) -> str:
-    return export.heading(len(papers), [(p.venue, p.year) for p in papers])
-
-
 def check(
     data: Graph | Sequence[ox.Triple] | export.NTriplesFile, mode: Validation = "auto"
 ) -> ValidationReport:
@@ -273,40 +159,6 @@ def check(
             + "\nthis is a bug in kg: please report it with the input that caused it"
         )
     return report
-
-
-def output_texts(built: Built) -> dict[str, str]:
-    """Every output file's text content, by name (the Oxigraph store is not text)."""
-    return {name: _text(make()) for name, make in _makers(built).items()}
-
-
-def _text(made: str | bytes | Iterable[str]) -> str:
-    if isinstance(made, bytes):
-        return made.decode("utf-8")
-    return made if isinstance(made, str) else "".join(made)
-
-
-def _makers(built: Built) -> dict[str, Callable[[], str | bytes | Iterable[str]]]:
-    """How each output file is made: the RDF files as bytes or pieces, so the largest
-    file of a large build is never one string (:class:`kg.export.Later`)."""
-    views = functools.cache(lambda: export.render_views(built.graph, _heading(built.kg.papers)))
-    return {
-        "kg.ttl": lambda: export.turtle_bytes(built.triples),
-        "kg.nt": lambda: export.ntriples_chunks(built.triples),
-        "kg.jsonld": lambda: export.jsonld_chunks(built.triples),
-        "graph.graphml": lambda: export.graphml_text(built.graph),
-        "graph.json": lambda: export.json_chunks(built.graph),
-        **{
-            name: functools.partial(lambda n: views()[n], name)
-            for name in export.VIEW_FILES.values()
-        },
-    }
-
-
-def rewrite_views(out_dir: str | Path) -> None:
-    """Regenerate the views of the build in ``out_dir`` from its ``graph.json``, keeping the
-    other files byte for byte (:func:`kg.export.rewrite_views`)."""
-    export.rewrite_views(out_dir, OUTPUT_FILES, OUTPUT_INSIDE)
 
 
 def build(
@@ -398,7 +250,7 @@ def _write(
         say("writing", 0, 1)
         checked.append(_Checked(data, report, export.used_prefixes(data)))
 
-    makers = _makers(built)  # each file made when written, so one at a time is in memory
+    makers = outputs.makers(built)  # each file made when written, so one at a time is in memory
     files: dict[str, export.Content] = {
         "kg.nt": rdf_then_check,
         "kg.ttl": lambda path: export.write_turtle(checked[0].rdf, path, checked[0].prefixes),
@@ -418,7 +270,7 @@ def _write(
     }
     files.update((name, export.Later(make)) for name, make in makers.items() if name not in files)
     committed = (lambda: progress("written", 1, 1)) if progress else None
-    written = sorted(target.write(files, on_commit=committed), key=_in_output_order)
+    written = sorted(target.write(files, on_commit=committed), key=in_output_order)
     clock.lap("export")
     report = checked[0].report
     warnings = export.size_warnings({n: (target.real / n).stat().st_size for n in makers})
@@ -446,11 +298,6 @@ class _Checked(NamedTuple):
     rdf: export.NTriplesFile
     report: ValidationReport
     prefixes: dict[str, str]
-
-
-def _in_output_order(path: Path) -> int:
-    names = [name.rstrip("/") for name in OUTPUT_FILES]
-    return names.index(path.name)
 
 
 def _give_back_memory() -> None:
