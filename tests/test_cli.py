@@ -281,9 +281,9 @@ def test_extraction_progress_moves_as_papers_finish_with_the_time_left(fake_mode
 
 
 def test_reading_shows_once_it_takes_a_while_with_the_records_read(capsys):
-    from kg.cli.app import Progress
+    from kg.cli.app import ProgressLine
 
-    progress = Progress(refresh=0.05, heartbeat=0.05)
+    progress = ProgressLine(refresh=0.05, heartbeat=0.05)
     progress("reading", 0, 0)  # the files are parsed: no count yet
     time.sleep(0.3)
     progress("reading", 20, 40)
@@ -298,9 +298,9 @@ def test_reading_shows_once_it_takes_a_while_with_the_records_read(capsys):
 
 def test_quick_reading_shows_nothing_and_the_next_stage_at_once(capsys):
     """An input error found while reading stays the only line (tests/test_hostile.py)."""
-    from kg.cli.app import Progress
+    from kg.cli.app import ProgressLine
 
-    progress = Progress(refresh=5, heartbeat=5)
+    progress = ProgressLine(refresh=5, heartbeat=5)
     progress("reading", 0, 0)
     progress("reading", 0, 3)
     progress("reading", 3, 3)
@@ -323,9 +323,9 @@ def test_a_build_reports_its_records_read_before_it_loads_the_model(fake_embedde
 
 
 def test_progress_redraws_on_a_clock_while_no_count_moves(capsys):
-    from kg.cli.app import Progress
+    from kg.cli.app import ProgressLine
 
-    progress = Progress(refresh=0.05, heartbeat=0.05)
+    progress = ProgressLine(refresh=0.05, heartbeat=0.05)
     progress("extracting", 0, 37)
     progress("extracting", 8, 37)
     progress("extracting", 16, 37)

@@ -111,7 +111,7 @@ def assemble(
     concepts, links = canonicalize(mentions, taxonomy)
     clock.lap("concepts")
     rule = EdgeRule()
-    kg = knowledge_graph(papers, concepts, links, taxonomy, rule)
+    record = knowledge_graph(papers, concepts, links, taxonomy, rule)
     provenance = make_provenance(
         papers,
         model_identity(model),
@@ -121,10 +121,10 @@ def assemble(
         request.generated_at,
         heading(papers),
     )
-    graph = to_networkx(kg)
+    graph = to_networkx(record)
     clock.lap("graph")
     return Built(
-        kg, graph, provenance=provenance, reading=reading, cache=stats, seconds=clock.seconds
+        record, graph, provenance=provenance, reading=reading, cache=stats, seconds=clock.seconds
     )
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from kg import defaults
-from kg.cli.app import Progress, UserError, cli, out_option, taxonomy_option
+from kg.cli.app import ProgressLine, UserError, cli, out_option, taxonomy_option
 
 #: Locations of skipped records listed per reason in the summary.
 SHOWN_SKIPS = 3
@@ -150,7 +150,7 @@ def build(
         batch_size=batch_size,
     )
     ctx.meta["kg.written"] = False
-    progress = Progress(ctx.meta)
+    progress = ProgressLine(ctx.meta)
     try:
         result = run_build(request, out_dir, progress=progress, keep_current=not force)
     finally:

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from kg import defaults
-from kg.cli.app import Progress, cli, taxonomy_option
+from kg.cli.app import ProgressLine, cli, taxonomy_option
 
 
 @cli.command(name="eval")
@@ -30,7 +30,7 @@ def eval_(
     """Measure extraction against GOLD annotations (JSONL; SciERC and ICLR records too)."""
     from kg.evaluate import evaluate_file, format_report, report_json
 
-    progress = Progress()
+    progress = ProgressLine()
     try:
         report = evaluate_file(
             gold, baseline=baseline, taxonomy_path=taxonomy, limit=limit, progress=progress

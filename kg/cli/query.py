@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from kg import defaults
-from kg.cli.app import SECONDS, Progress, UserError, cli, graph_argument
+from kg.cli.app import SECONDS, ProgressLine, UserError, cli, graph_argument
 
 
 @cli.command()
@@ -150,7 +150,7 @@ def validate(graph_path: Path, mode: str, sample_size: int, batch_size: int) -> 
         source = TripleList([quad.triple for quad in opened.store])
     else:  # every node, a batch at a time, in bounded memory
         source = StoreTriples(opened.store)
-    progress = Progress()
+    progress = ProgressLine()
 
     def step(done: int, total: int) -> None:
         progress("validating", done, total)

@@ -29,7 +29,7 @@ from kg.offline import offline
 __all__ = [
     "Embedder",
     "Reader",
-    "Reading",
+    "TextVectors",
     "read",
     "unit",
     "MiniLM",
@@ -86,7 +86,7 @@ class Embedder(Protocol):
 
 
 @dataclass(frozen=True, eq=False)
-class Reading:
+class TextVectors:
     """A text as one model pass read it: its vector, and its tokens' vectors and places.
 
     ``tokens[i]`` is the (unnormalised) vector of the token at characters
@@ -102,11 +102,11 @@ class Reading:
 
 @runtime_checkable
 class Reader(Protocol):
-    """An :class:`Embedder` that can also give each text's :class:`Reading`."""
+    """An :class:`Embedder` that can also give each text's :class:`TextVectors`."""
 
     def embed(self, texts: list[str]) -> np.ndarray: ...
 
-    def read(self, texts: list[str]) -> list[Reading]: ...
+    def read(self, texts: list[str]) -> list[TextVectors]: ...
 
 
 def model_dir() -> Path:
@@ -204,7 +204,7 @@ class MiniLM:
             show_progress_bar=False,
         ).astype(np.float32)
 
-    def read(self, texts: list[str]) -> list[Reading]:
+    def read(self, texts: list[str]) -> list[TextVectors]:
         """Each text read in one model pass: its vector and its tokens' vectors.
 
         The text's vector is what :meth:`embed` gives (the normalised mean of
@@ -256,7 +256,7 @@ class MiniLM:
             offs[t].append(np.asarray(windows["offset_mapping"][w]).reshape(-1, 2)[content])
         vectors = unit(vectors)
         return [
-            Reading(text, vectors[t], np.concatenate(vecs[t]), np.concatenate(offs[t]))
+            TextVectors(text, vectors[t], np.concatenate(vecs[t]), np.concatenate(offs[t]))
             for t, text in enumerate(texts)
         ]
 
@@ -284,7 +284,7 @@ class Memo:
             return self.inner.embed([])
         return np.stack([self.vectors[t] for t in texts])
 
-    def read(self, texts: list[str]) -> list[Reading]:
+    def read(self, texts: list[str]) -> list[TextVectors]:
         """:func:`read` by the inner embedder, the texts' vectors kept."""
         texts = list(texts)
         if isinstance(self.inner, Reader):
@@ -301,21 +301,21 @@ class Memo:
             del self.vectors[next(iter(self.vectors))]
 
 
-def read(embedder: Embedder, texts: list[str]) -> list[Reading]:
+def read(embedder: Embedder, texts: list[str]) -> list[TextVectors]:
     """Each text read once: by the embedder's own :meth:`Reader.read`, else word by word."""
     if isinstance(embedder, Reader):
         return embedder.read(list(texts))
     return _word_by_word(embedder, list(texts))
 
 
-def _word_by_word(embedder: Embedder, texts: list[str]) -> list[Reading]:
+def _word_by_word(embedder: Embedder, texts: list[str]) -> list[TextVectors]:
     """Readings for an embedder without token vectors: each word is a token, embedded alone."""
     spans = [[(m.start(), m.end()) for m in re.finditer(r"\w+", t)] for t in texts]
     words = sorted({t[a:b] for t, row in zip(texts, spans, strict=True) for a, b in row})
     vectors = embedder.embed(texts)
     by_word = dict(zip(words, embedder.embed(words), strict=True)) if words else {}
     return [
-        Reading(
+        TextVectors(
             text,
             vectors[i],
             np.array([by_word[text[a:b]] for a, b in spans[i]], np.float32).reshape(

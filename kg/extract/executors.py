@@ -47,7 +47,7 @@ __all__ = [
 
 Result = dict[str, tuple[Mention, ...]]
 #: Called with the number of papers done since its last call.
-Progress = Callable[[int], None]
+Advance = Callable[[int], None]
 
 #: How to install what the Dask executor needs.
 DASK_EXTRA = "pip install 'kg[dask]'"
@@ -57,7 +57,7 @@ CONNECT_TIMEOUT = 10
 
 class Executor(Protocol):
     def map(
-        self, batches: Sequence[Sequence[Paper]], progress: Progress | None = None
+        self, batches: Sequence[Sequence[Paper]], progress: Advance | None = None
     ) -> Iterator[tuple[int, Result]]:
         """Each batch's mentions by paper id, with the batch's index, as batches finish.
 
@@ -75,7 +75,7 @@ class LocalExecutor:
     make_extractor: Callable[[], Extractor]
 
     def map(
-        self, batches: Sequence[Sequence[Paper]], progress: Progress | None = None
+        self, batches: Sequence[Sequence[Paper]], progress: Advance | None = None
     ) -> Iterator[tuple[int, Result]]:
         extractor = None
         for i, batch in enumerate(batches):
@@ -120,7 +120,7 @@ class DaskExecutor:
     cluster: Cluster = Cluster()
 
     def map(
-        self, batches: Sequence[Sequence[Paper]], progress: Progress | None = None
+        self, batches: Sequence[Sequence[Paper]], progress: Advance | None = None
     ) -> Iterator[tuple[int, Result]]:
         # A task's papers are reported when it comes back: a worker cannot call here.
         if not batches:

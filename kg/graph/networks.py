@@ -19,7 +19,7 @@ from kg.model import KnowledgeGraph
 __all__ = ["concept_graph", "shares_graph", "to_networkx"]
 
 
-def concept_graph(kg: KnowledgeGraph) -> nx.Graph:
+def concept_graph(record: KnowledgeGraph) -> nx.Graph:
     """Bipartite graph: paper and concept nodes, one edge per link.
 
     Paper nodes have ``bipartite=0``, concept nodes ``bipartite=1``; edges
@@ -27,16 +27,16 @@ def concept_graph(kg: KnowledgeGraph) -> nx.Graph:
     """
     B = nx.Graph()
     counts: dict[str, int] = {}
-    for link in kg.links:
+    for link in record.links:
         counts[link.concept_key] = counts.get(link.concept_key, 0) + 1
-    for p in kg.papers:
+    for p in record.papers:
         B.add_node(
             paper_node(p.id),
             bipartite=0,
             type=PAPER,
             key=p.id,
-            label=kg.labels[p.id],
-            title=p.title or kg.labels[p.id],
+            label=record.labels[p.id],
+            title=p.title or record.labels[p.id],
             derived_title=not p.title,
             abstract=p.abstract,
             year=p.year,
@@ -45,8 +45,8 @@ def concept_graph(kg: KnowledgeGraph) -> nx.Graph:
             keywords=list(p.keywords),
             iri=str(paper_iri(p.id)),
         )
-    field_iris = kg.field_iris
-    for c in kg.concepts:
+    field_iris = record.field_iris
+    for c in record.concepts:
         B.add_node(
             concept_node(c.key),
             bipartite=1,
@@ -59,7 +59,7 @@ def concept_graph(kg: KnowledgeGraph) -> nx.Graph:
             broader=[concept_node(b) for b in c.broader],
             iri=str(concept_iri(c, field_iris)),
         )
-    for link in kg.links:
+    for link in record.links:
         B.add_edge(
             paper_node(link.paper_id),
             concept_node(link.concept_key),
@@ -68,7 +68,7 @@ def concept_graph(kg: KnowledgeGraph) -> nx.Graph:
             score=link.score,
             evidence=link.sentence,
         )
-    for c in kg.concepts:
+    for c in record.concepts:
         for b in c.broader:
             B.add_edge(
                 concept_node(c.key),
@@ -80,17 +80,17 @@ def concept_graph(kg: KnowledgeGraph) -> nx.Graph:
     return B
 
 
-def shares_graph(kg: KnowledgeGraph) -> nx.Graph:
+def shares_graph(record: KnowledgeGraph) -> nx.Graph:
     """Papers joined by shared-concept edges.
 
     Each edge has ``weight``, and, strongest first, the ``shared`` concepts'
     labels, ``how`` each is shared (exact, broader, topic), its
     ``contribution`` to the weight, and a one-line ``explanation``.
     """
-    label = {c.key: c.label for c in kg.concepts}
+    label = {c.key: c.label for c in record.concepts}
     P = nx.Graph()
-    P.add_nodes_from(paper_node(p.id) for p in kg.papers)
-    for e in kg.edges:
+    P.add_nodes_from(paper_node(p.id) for p in record.papers)
+    for e in record.edges:
         P.add_edge(
             paper_node(e.a),
             paper_node(e.b),
@@ -104,8 +104,8 @@ def shares_graph(kg: KnowledgeGraph) -> nx.Graph:
     return P
 
 
-def to_networkx(kg: KnowledgeGraph) -> nx.Graph:
+def to_networkx(record: KnowledgeGraph) -> nx.Graph:
     """Papers, concepts, their links and the shared-concept edges in one graph."""
-    G = concept_graph(kg)
-    G.add_edges_from(shares_graph(kg).edges(data=True))
+    G = concept_graph(record)
+    G.add_edges_from(shares_graph(record).edges(data=True))
     return G

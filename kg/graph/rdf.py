@@ -94,12 +94,12 @@ def _en(text: str) -> ox.Literal:
     return ox.Literal(text, language="en")
 
 
-def to_rdf(kg: KnowledgeGraph, provenance: Provenance | None = None) -> Graph:
+def to_rdf(record: KnowledgeGraph, provenance: Provenance | None = None) -> Graph:
     """:func:`rdf_triples` as an rdflib ``Graph``, with kg's prefixes bound."""
-    return rdflib_graph(rdf_triples(kg, provenance))
+    return rdflib_graph(rdf_triples(record, provenance))
 
 
-def rdf_triples(kg: KnowledgeGraph, provenance: Provenance | None = None) -> list[ox.Triple]:
+def rdf_triples(record: KnowledgeGraph, provenance: Provenance | None = None) -> list[ox.Triple]:
     """The whole knowledge graph as RDF under kg's ontology: each triple once, in the
     order every file writes them (:func:`kg.terms.sort_triples`).
 
@@ -109,35 +109,35 @@ def rdf_triples(kg: KnowledgeGraph, provenance: Provenance | None = None) -> lis
     as ``kg:sharesConceptWith`` and as a ``kg:ConceptOverlap`` node.
     """
     g = _Triples()
-    emit(kg, provenance, g)
+    emit(record, provenance, g)
     return sort_triples(g)
 
 
-def emit(kg: KnowledgeGraph, provenance: Provenance | None, g: Sink) -> None:
+def emit(record: KnowledgeGraph, provenance: Provenance | None, g: Sink) -> None:
     """Add every triple of :func:`rdf_triples` to ``g``, unsorted, some of them twice.
 
     A large build streams them into :class:`kg.export.SortedNTriples`, which
     sorts them on disk, instead of holding millions of triples in memory.
     """
-    field_iris = kg.field_iris
-    concepts = {c.key: c for c in kg.concepts}
-    iri = {c.key: _node(concept_iri(c, field_iris)) for c in kg.concepts}
-    _add_scheme(g, kg)
-    _add_taxonomy(g, kg.taxonomy)
-    for p in kg.papers:
-        _add_paper(g, p, kg.labels[p.id])
-    for c in kg.concepts:
+    field_iris = record.field_iris
+    concepts = {c.key: c for c in record.concepts}
+    iri = {c.key: _node(concept_iri(c, field_iris)) for c in record.concepts}
+    _add_scheme(g, record)
+    _add_taxonomy(g, record.taxonomy)
+    for p in record.papers:
+        _add_paper(g, p, record.labels[p.id])
+    for c in record.concepts:
         _add_concept(g, c, concepts, iri)
-    for link in kg.links:
+    for link in record.links:
         _add_link(g, link, iri[link.concept_key])
-    label = {c.key: c.label for c in kg.concepts}
-    for edge in kg.edges:
+    label = {c.key: c.label for c in record.concepts}
+    for edge in record.edges:
         _add_overlap(g, edge, label, iri)
     if provenance is not None:
         _add_provenance(g, provenance)
 
 
-def _add_scheme(g: Sink, kg: KnowledgeGraph) -> None:
+def _add_scheme(g: Sink, record: KnowledgeGraph) -> None:
     g.add((_KG.concepts, _RDF.type, _SKOS.ConceptScheme))
     g.add((_KG.concepts, _SKOS.prefLabel, _en("Concepts extracted by kg")))
 
