@@ -587,10 +587,10 @@ import os, signal, sys, time
 signal.signal(signal.SIGINT, signal.default_int_handler)
 sys.path.insert(0, {root!r})
 from tests.conftest import FakeEmbedder
-import kg.build, kg.export.atomic as atomic
+import kg.build, kg.export.atomic as atomic, kg.export.swap as swap_module
 point = {point!r}
 written = [0]
-write_one, swap = atomic._write_one, atomic._swap
+write_one, swap = atomic._write_one, swap_module.swap_in
 
 def pause():
     print("PAUSED", flush=True)
@@ -609,7 +609,7 @@ def paused_swap(new, real):
     if point == "after-swap":
         pause()
 
-atomic._write_one, atomic._swap = paused_write_one, paused_swap
+atomic._write_one, swap_module.swap_in = paused_write_one, paused_swap
 kg.build.load_model = FakeEmbedder
 from kg.cli import main
 main(["build", {source!r}, "--out", {out!r}])
