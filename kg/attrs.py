@@ -21,6 +21,16 @@ __all__ = [
     "WEIGHT",
     "SHARED",
     "EXPLANATION",
+    "EVIDENCE",
+    "ROLE",
+    "TITLE",
+    "DERIVED_TITLE",
+    "AUTHORS",
+    "VENUE",
+    "YEAR",
+    "KEYWORDS",
+    "ABSTRACT",
+    "ALT_LABELS",
 ]
 
 #: Every node's and edge's type: one of the five below.
@@ -38,3 +48,15 @@ SCORE = "score"  # a mentions edge's confidence
 WEIGHT = "weight"  # a shares edge's weight
 SHARED = "shared"  # a shares edge's shared concepts' labels, strongest first
 EXPLANATION = "explanation"  # a shares edge's one-line account of what is shared
+EVIDENCE = "evidence"  # a mentions edge's sentence
+ROLE = "role"  # a mentions edge's role: proposes, uses, addresses, in field, mentions
+
+# A paper's record, as the views' side panel shows it.
+TITLE = "title"
+DERIVED_TITLE = "derived_title"  # true when the record had no title and kg made one
+AUTHORS = "authors"
+VENUE = "venue"
+YEAR = "year"
+KEYWORDS = "keywords"
+ABSTRACT = "abstract"
+ALT_LABELS = "alt_labels"  # a concept's other names

@@ -26,7 +26,9 @@ from kg.attrs import (
     SHARED,
     SHARES,
     TYPE,
+    VENUE,
     WEIGHT,
+    YEAR,
 )
 from kg.errors import KGError
 
@@ -191,7 +193,7 @@ def read_corpus(graph: nx.Graph) -> Corpus:
 def default_heading(corpus: Corpus) -> str:
     """ "kg: 37 NeurIPS 2026 papers" when the papers name at most three venues."""
     attrs = [corpus.attrs[p] for p in corpus.papers]
-    return heading(len(attrs), [(d.get("venue"), d.get("year")) for d in attrs])
+    return heading(len(attrs), [(d.get(VENUE), d.get(YEAR)) for d in attrs])
 
 
 def heading(n_papers: int, venues: Iterable[tuple[Any, Any]]) -> str:
