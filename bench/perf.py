@@ -232,10 +232,10 @@ def _peak_mb() -> float:
 def _run_kg(source: Path, out: Path, cache: str | None, keep: bool = False) -> dict[str, Any]:
     start = time.perf_counter()
     sys.path.insert(0, str(ROOT))
-    from kg.build import build
+    from kg.build import BuildRequest, build
 
     imports = time.perf_counter() - start
-    result = build([source], out, cache_dir=cache or None, keep_current=keep)
+    result = build(BuildRequest([source], cache_dir=cache or None), out, keep_current=keep)
     if keep and not result.up_to_date:
         raise SystemExit("bench/perf.py: the no-change build rebuilt: the output was not kept")
     seconds = {"imports": imports, **result.seconds}

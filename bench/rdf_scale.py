@@ -15,7 +15,7 @@ of its own so that its peak resident memory is its own (``os.wait4``):
   and runs them in turn, each stopped by an alarm); rdflib is skipped on the
   synthetic graph unless ``--rdflib-synthetic``, because parsing it alone
   takes many minutes and tens of GB;
-- SHACL (``kg.graph.validate``) by sample and by batch over the store, and in
+- SHACL (``kg.validate``) by sample and by batch over the store, and in
   full on rdflib for the real build.
 
 Prints one JSON object per measurement, then a Markdown summary. Timings
@@ -185,8 +185,8 @@ def child_shacl(source: str, mode: str, limit: str = "0") -> dict[str, Any]:
     sys.path.insert(0, str(ROOT))
     import pyoxigraph
 
-    from kg.graph import TripleList, validate
     from kg.query import StoreTriples, load_rdf
+    from kg.validate import TripleList, validate
 
     start = time.perf_counter()
     if mode == "full":
@@ -233,9 +233,9 @@ def child_fake_build(out: str, *inputs: str) -> dict[str, Any]:
     sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
     from conftest import FakeEmbedder
 
-    from kg.build import build
+    from kg.build import BuildRequest, build
 
-    result = build(inputs, out, embedder=FakeEmbedder())
+    result = build(BuildRequest(inputs), out, embedder=FakeEmbedder())
     return {"papers": result.papers, "links": result.links, "edges": result.edges}
 
 

@@ -75,7 +75,8 @@ def build_seeds(out: Path) -> None:
     """The seeds built with the fake embedder of ``tests/conftest.py``."""
     code = (
         "import sys; sys.path.insert(0, 'tests'); from conftest import FakeEmbedder; "
-        f"from kg.build import build; build(['seeds'], {str(out)!r}, embedder=FakeEmbedder())"
+        "from kg.build import BuildRequest, build; "
+        f"build(BuildRequest(['seeds']), {str(out)!r}, embedder=FakeEmbedder())"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
 

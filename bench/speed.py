@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from kg import export  # noqa: E402
-from kg.build import assemble  # noqa: E402
+from kg.build import BuildRequest, assemble  # noqa: E402
 from kg.ingest import read_papers  # noqa: E402
 
 
@@ -60,7 +60,7 @@ def main() -> None:
             if stage == "extracting" and done == total:
                 marks["extracted"] = time.perf_counter()
 
-        built = assemble([source], progress=progress)
+        built = assemble(BuildRequest([source]), progress=progress)
         marks["assembled"] = time.perf_counter()
         G = built.graph
         files = {

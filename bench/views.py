@@ -77,10 +77,10 @@ def build_or_load(args: argparse.Namespace) -> tuple[Path, float]:
         write_files(out, pages)
         print(f"rendered the views of {source} in {seconds:.1f} s", file=sys.stderr)
         return out, seconds
-    from kg.build import build
+    from kg.build import BuildRequest, build
 
     start = time.perf_counter()
-    build(args.inputs, out)
+    build(BuildRequest(args.inputs), out)
     seconds = time.perf_counter() - start
     print(f"kg build {' '.join(args.inputs)}: {seconds:.0f} s", file=sys.stderr)
     graph = graph_from_json((out / "graph.json").read_text(encoding="utf-8"))

@@ -1,13 +1,16 @@
 """Files read in blocks, never whole: the sha256 of a file (model pins, provenance, the
-store's stamp) and a text file's whole-line pieces (kg.nt, for the store and the prefixes)."""
+store's stamp) and a text file's whole-line pieces (kg.nt, for the store and the prefixes);
+and what the keys of a build's caches say the code was: its source files and the versions
+of the libraries installed (the extraction key, the freshness record)."""
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from importlib import metadata
 from pathlib import Path
 
-__all__ = ["file_sha256", "line_pieces"]
+__all__ = ["file_sha256", "line_pieces", "sources_sha256", "installed_versions"]
 
 
 def file_sha256(path: Path) -> str:
@@ -35,3 +38,24 @@ def line_pieces(path: Path, size: int) -> Iterator[bytes]:
     with path.open("rb") as fh:
         while piece := fh.read(size):
             yield piece + fh.readline()
+
+
+def sources_sha256(files: Iterable[tuple[Path, Path]]) -> str:
+    """The sha256 of source files by name and content, in the order given: each
+    ``(root, file)``, the name taken relative to its root."""
+    digest = hashlib.sha256()
+    for root, file in files:
+        digest.update(str(file.relative_to(root)).encode() + b"\0")
+        digest.update(file.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def installed_versions(names: Iterable[str]) -> dict[str, str]:
+    """Each distribution's installed version by name, "-" for one not installed."""
+    out = {}
+    for name in names:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = "-"
+    return out

@@ -34,10 +34,10 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from kg.digest import file_sha256
-from kg.graph import ValidationReport, Violation
+from kg.digest import file_sha256, installed_versions, sources_sha256
 from kg.ingest import SUPPORTED_SUFFIXES, Skip, input_files
 from kg.taxonomy import shipped_ontology
+from kg.validate import ValidationReport, Violation
 
 __all__ = ["request_key", "current", "record"]
 
@@ -164,14 +164,13 @@ def _state(directory: Path) -> dict[str, list[int]]:
 
 
 def _source_digest() -> str:
-    digest = hashlib.sha256()
     roots = [_PACKAGE, shipped_ontology("kg.ttl").parent]
-    for root in roots:
-        for path in sorted(root.rglob("*")):
-            if path.suffix in _SOURCE_SUFFIXES and "__pycache__" not in path.parts:
-                digest.update(str(path.relative_to(root)).encode() + b"\0")
-                digest.update(path.read_bytes() + b"\0")
-    return digest.hexdigest()
+    return sources_sha256(
+        (root, path)
+        for root in roots
+        for path in sorted(root.rglob("*"))
+        if path.suffix in _SOURCE_SUFFIXES and "__pycache__" not in path.parts
+    )
 
 
 def _library_versions() -> dict[str, str]:
@@ -180,10 +179,4 @@ def _library_versions() -> dict[str, str]:
     for requirement in metadata.requires("kg") or []:
         if "extra ==" not in requirement:
             names += re.findall(r"^[A-Za-z0-9][A-Za-z0-9._-]*", requirement)
-    out = {}
-    for name in names:
-        try:
-            out[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            out[name] = "-"
-    return out
+    return installed_versions(names)

@@ -29,6 +29,7 @@ __all__ = [
     "SharedConcept",
     "Edge",
     "KnowledgeGraph",
+    "ModelIdentity",
 ]
 
 
@@ -197,7 +198,7 @@ class Edge:
 
     Attributes:
         weight: The sum of the shared concepts' weights.
-        shared: The concepts that join the papers, sorted by key.
+        shared: The concepts that join the papers, strongest first (ties by key).
     """
 
     a: str
@@ -230,3 +231,16 @@ class KnowledgeGraph:
     def field_iris(self) -> dict[str, str]:
         """Field key -> the field's IRI in the taxonomy."""
         return {f.key: f.iri for f in self.taxonomy.fields}
+
+
+@dataclass(frozen=True)
+class ModelIdentity:
+    """The embedding model the mentions were extracted with, as a graph's provenance names it.
+
+    Attributes:
+        name: The model's name.
+        sha256: The sha256 of its weights, when they were checked on load.
+    """
+
+    name: str
+    sha256: str | None = None

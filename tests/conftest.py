@@ -143,9 +143,9 @@ class Build:
 
 
 def _build(embedder, out: Path) -> Build:
-    from kg.build import assemble, write
+    from kg.build import BuildRequest, assemble, write
 
-    built = assemble([SEEDS], embedder=embedder)
+    built = assemble(BuildRequest([SEEDS]), embedder=embedder)
     write(built, out)
     return Build(built, out)
 

@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import SEEDS, FakeEmbedder
 
-from kg.build import OUTPUT_FILES, build
+from kg.build import OUTPUT_FILES, BuildRequest, build
 from kg.cli import cli
 from kg.extract import CACHE_FILE, Settings, default_cache_dir
 from kg.extract.cache import extraction_key, paper_key
@@ -78,7 +78,7 @@ def files(out: Path) -> dict[str, bytes]:
 
 def run(source: Path, out: Path, cache: Path | None, **kw) -> tuple[Counting, object]:
     embedder = Counting()
-    result = build([source], out, embedder=embedder, cache_dir=cache, **kw)
+    result = build(BuildRequest([source], cache_dir=cache, **kw), out, embedder=embedder)
     return embedder, result
 
 
@@ -312,7 +312,8 @@ def paused_encode(mentions):
     return encode(mentions)
 
 cache.ExtractionCache.put, cache._encode = paused_put, paused_encode
-kg.build.build([{source!r}], {out!r}, embedder=FakeEmbedder(), cache_dir={cache!r}, batch_size=4)
+request = kg.build.BuildRequest([{source!r}], cache_dir={cache!r}, batch_size=4)
+kg.build.build(request, {out!r}, embedder=FakeEmbedder())
 """
 
 
@@ -349,8 +350,8 @@ def test_a_killed_build_leaves_the_entries_stored_before_it(tmp_path, seed_paper
 @pytest.mark.model
 def test_the_real_model_writes_the_same_bytes_cold_warm_and_uncached(tmp_path, real_model):
     cache = tmp_path / "cache"
-    cold = build([SEEDS], tmp_path / "cold", embedder=real_model, cache_dir=cache)
-    warm = build([SEEDS], tmp_path / "warm", embedder=real_model, cache_dir=cache)
-    build([SEEDS], tmp_path / "nocache", embedder=real_model)
+    cold = build(BuildRequest([SEEDS], cache_dir=cache), tmp_path / "cold", embedder=real_model)
+    warm = build(BuildRequest([SEEDS], cache_dir=cache), tmp_path / "warm", embedder=real_model)
+    build(BuildRequest([SEEDS]), tmp_path / "nocache", embedder=real_model)
     assert cold.reused == 0 and warm.reused == cold.papers == 37
     assert files(tmp_path / "cold") == files(tmp_path / "warm") == files(tmp_path / "nocache")

@@ -248,7 +248,8 @@ def test_output_does_not_depend_on_the_hash_seed(tmp_path):
     )
     script = (
         "import sys; sys.path.insert(0, {root!r}); from tests.conftest import FakeEmbedder; "
-        "from kg.build import build; build([{src!r}], {out!r}, embedder=FakeEmbedder())"
+        "from kg.build import BuildRequest, build; "
+        "build(BuildRequest([{src!r}]), {out!r}, embedder=FakeEmbedder())"
     )
     outputs = []
     for seed in ("1", "2"):
@@ -273,9 +274,9 @@ def test_extraction_progress_moves_as_papers_finish_with_the_time_left(fake_mode
 
 
 def test_reading_shows_once_it_takes_a_while_with_the_records_read(capsys):
-    from kg.cli.app import Progress
+    from kg.cli.app import ProgressLine
 
-    progress = Progress(refresh=0.05, heartbeat=0.05)
+    progress = ProgressLine(refresh=0.05, heartbeat=0.05)
     progress("reading", 0, 0)  # the files are parsed: no count yet
     time.sleep(0.3)
     progress("reading", 20, 40)
@@ -290,9 +291,9 @@ def test_reading_shows_once_it_takes_a_while_with_the_records_read(capsys):
 
 def test_quick_reading_shows_nothing_and_the_next_stage_at_once(capsys):
     """An input error found while reading stays the only line (tests/test_hostile.py)."""
-    from kg.cli.app import Progress
+    from kg.cli.app import ProgressLine
 
-    progress = Progress(refresh=5, heartbeat=5)
+    progress = ProgressLine(refresh=5, heartbeat=5)
     progress("reading", 0, 0)
     progress("reading", 0, 3)
     progress("reading", 3, 3)
@@ -303,19 +304,21 @@ def test_quick_reading_shows_nothing_and_the_next_stage_at_once(capsys):
 
 
 def test_a_build_reports_its_records_read_before_it_loads_the_model(fake_embedder, inputs):
-    from kg.build import assemble
+    from kg.build import BuildRequest, assemble
 
     calls: list[tuple[str, int, int]] = []
-    assemble([inputs], embedder=fake_embedder, progress=lambda *call: calls.append(call))
+    assemble(
+        BuildRequest([inputs]), embedder=fake_embedder, progress=lambda *call: calls.append(call)
+    )
     stages = [stage for stage, _, _ in calls]
     assert calls[0] == ("reading", 0, 0) and ("reading", 3, 3) in calls
     assert stages.index("loading model") > max(i for i, s in enumerate(stages) if s == "reading")
 
 
 def test_progress_redraws_on_a_clock_while_no_count_moves(capsys):
-    from kg.cli.app import Progress
+    from kg.cli.app import ProgressLine
 
-    progress = Progress(refresh=0.05, heartbeat=0.05)
+    progress = ProgressLine(refresh=0.05, heartbeat=0.05)
     progress("extracting", 0, 37)
     progress("extracting", 8, 37)
     progress("extracting", 16, 37)
@@ -336,7 +339,7 @@ def test_a_build_shows_loading_model_until_the_model_is_loaded(
 ):
     """The model loads with the first batch; the bar showed 'extracting 0/37' all that time
     (half a minute and more), and looked stuck."""
-    from kg.build import assemble
+    from kg.build import BuildRequest, assemble
     from kg.extract import executors
 
     calls: list[tuple[str, int, int]] = []
@@ -347,7 +350,9 @@ def test_a_build_shows_loading_model_until_the_model_is_loaded(
         return made(*args, **kwargs)
 
     monkeypatch.setattr(executors, "Extractor", making)
-    assemble([inputs], embedder=fake_embedder, progress=lambda *call: calls.append(call))
+    assemble(
+        BuildRequest([inputs]), embedder=fake_embedder, progress=lambda *call: calls.append(call)
+    )
     stages = [stage for stage, _, _ in calls]
     assert stages.index("made") < stages.index("extracting"), calls
     assert calls[stages.index("extracting")] == ("extracting", 0, 3)
@@ -355,16 +360,24 @@ def test_a_build_shows_loading_model_until_the_model_is_loaded(
 
     # Two of four papers cached: the bar stood at 2/4 while the model loaded.
     cache = tmp_path / "cache"
-    assemble([inputs], embedder=fake_embedder, cache_dir=cache)
+    assemble(BuildRequest([inputs], cache_dir=cache), embedder=fake_embedder)
     more = tmp_path / "more.txt"
     more.write_text(inputs.read_text(encoding="utf-8") + "\n" + ABSTRACTS[0] + " Also graphs.\n")
     calls.clear()
-    assemble([more], embedder=fake_embedder, cache_dir=cache, progress=lambda *c: calls.append(c))
+    assemble(
+        BuildRequest([more], cache_dir=cache),
+        embedder=fake_embedder,
+        progress=lambda *c: calls.append(c),
+    )
     stages = [stage for stage, _, _ in calls]
     assert stages.index("made") < stages.index("extracting"), calls
     assert calls[stages.index("extracting")] == ("extracting", 3, 4)
     assert calls[-1] == ("extracting", 4, 4)
     calls.clear()
-    assemble([more], embedder=fake_embedder, cache_dir=cache, progress=lambda *c: calls.append(c))
+    assemble(
+        BuildRequest([more], cache_dir=cache),
+        embedder=fake_embedder,
+        progress=lambda *c: calls.append(c),
+    )
     assert "made" not in [stage for stage, _, _ in calls]  # all cached: no model
     assert calls[-1] == ("extracting", 4, 4)

@@ -1,9 +1,9 @@
 """Where extraction runs: this process, or a real ``distributed.LocalCluster``.
 
 The unit tests drive :func:`extract_cached` with executors that finish batches
-out of order. The integration tests run ``kg build --executor dask`` as users
-do, on a LocalCluster of two worker processes with the real model, and compare
-every output file byte for byte with the local build of the same input.
+out of order. The integration tests (marked ``model``) run ``kg build --executor dask`` as
+users do, on a LocalCluster of two worker processes with the real model, and
+compare every output file byte for byte with the local build of the same input.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from conftest import SEEDS, FakeEmbedder
 from kg.build import OUTPUT_FILES
 from kg.cli import cli
 from kg.errors import KGError
-from kg.extract import BATCH_SIZE, Extractor, LocalExecutor, Settings, executors, extract_cached
+from kg.extract import Extractor, LocalExecutor, Settings, executors, extract_cached
 from kg.ingest import read_papers
 from kg.taxonomy import load_taxonomy
 
@@ -73,12 +73,6 @@ def test_the_local_executor_makes_no_extractor_when_nothing_is_missing():
     assert made == []
 
 
-def test_the_command_line_batch_size_is_the_library_default():
-    build = cli.commands["build"]
-    [option] = [p for p in build.params if p.name == "batch_size"]
-    assert option.default == BATCH_SIZE
-
-
 def kg(*argv: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "kg.cli", *argv],
@@ -103,6 +97,7 @@ def seed_subset(tmp_path: Path, n: int) -> Path:
     return path
 
 
+@pytest.mark.model  # both builds load the real model, in subprocesses
 @pytest.mark.timeout(1800)
 def test_a_dask_build_on_a_local_cluster_writes_the_local_build_byte_for_byte(tmp_path):
     source = seed_subset(tmp_path, 16)
@@ -126,6 +121,7 @@ def test_a_dask_build_on_a_local_cluster_writes_the_local_build_byte_for_byte(tm
     assert there.stdout.partition("; wrote")[0] == here.stdout.partition("; wrote")[0]
 
 
+@pytest.mark.model
 @pytest.mark.timeout(600)
 def test_a_dask_build_fills_the_cache_a_local_build_then_reuses(tmp_path):
     source = seed_subset(tmp_path, 6)

@@ -168,9 +168,9 @@ def test_write_swaps_the_whole_directory_and_removes_files_no_longer_written(tmp
 
 
 def test_without_an_atomic_exchange_the_fallback_swaps_too(tmp_path, monkeypatch):
-    import kg.export.atomic as atomic
+    import kg.export.swap as swap
 
-    monkeypatch.setattr(atomic, "_exchange", lambda a, b: False)
+    monkeypatch.setattr(swap, "_exchange", lambda a, b: False)
     out = tmp_path / "out"
     write_files(out, {"a.txt": "old"})
     write_files(out, {"a.txt": "new"})

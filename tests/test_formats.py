@@ -241,17 +241,17 @@ def _concepts(built):
 
 @pytest.fixture(scope="module")
 def plain_seeds(fake_embedder):
-    from kg.build import assemble
+    from kg.build import BuildRequest, assemble
 
-    return assemble([SEEDS], embedder=fake_embedder)
+    return assemble(BuildRequest([SEEDS]), embedder=fake_embedder)
 
 
 @pytest.mark.parametrize("fmt", sorted(WRITERS))
 def test_seeds_in_every_format_give_the_same_concepts(fmt, plain_seeds, fake_embedder, tmp_path):
-    from kg.build import assemble
+    from kg.build import BuildRequest, assemble
 
     path = write_as(fmt, plain_seeds.kg.papers, tmp_path)
-    built = assemble([path], embedder=fake_embedder)
+    built = assemble(BuildRequest([path]), embedder=fake_embedder)
     assert built.reading.skipped == ()
     assert len(built.kg.papers) == len(plain_seeds.kg.papers)
     assert [p.text for p in built.kg.papers] == [p.text for p in plain_seeds.kg.papers]
@@ -264,10 +264,12 @@ def test_seeds_in_every_format_give_the_same_concepts(fmt, plain_seeds, fake_emb
 
 @pytest.mark.model
 def test_seeds_as_bibtex_give_the_same_concepts_with_the_real_model(real_model, tmp_path):
-    from kg.build import assemble
+    from kg.build import BuildRequest, assemble
 
-    plain = assemble([SEEDS], embedder=real_model)
-    built = assemble([write_as("BibTeX", plain.kg.papers, tmp_path)], embedder=real_model)
+    plain = assemble(BuildRequest([SEEDS]), embedder=real_model)
+    built = assemble(
+        BuildRequest([write_as("BibTeX", plain.kg.papers, tmp_path)]), embedder=real_model
+    )
     assert _concepts(built) == _concepts(plain)
 
 

@@ -274,7 +274,7 @@ def _c1_under_c0(member):
 @settings(max_examples=4, deadline=None)
 @given(memberships)
 def test_small_graphs_conform_to_the_shapes(member):
-    from kg.graph import validate
+    from kg.validate import validate
 
     kg = small_kg(member, rule=EVERY_PAIR, kinds={"c5": Kind.PROBLEM}, broader=_c1_under_c0(member))
     report = validate(to_rdf(kg), "full")

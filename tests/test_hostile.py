@@ -322,7 +322,7 @@ def _link(link: Path, target: Path) -> Path:
 def previous(tmp_path_factory, fake_embedder) -> Path:
     """A good build to stand in for the previous output of every case."""
     tmp = tmp_path_factory.mktemp("previous")
-    kg.build.build([_abstracts(tmp)], tmp / "out", embedder=fake_embedder)
+    kg.build.build(kg.build.BuildRequest([_abstracts(tmp)]), tmp / "out", embedder=fake_embedder)
     return tmp / "out"
 
 
@@ -406,7 +406,7 @@ def test_hostile_text_is_escaped_in_the_html(fake_embedder, tmp_path):
         source = jsonl(
             tmp_path / f"{name}.jsonl", {"abstract": f"We propose {title}.", "title": title}
         )
-        kg.build.build([source], tmp_path / name, embedder=fake_embedder)
+        kg.build.build(kg.build.BuildRequest([source]), tmp_path / name, embedder=fake_embedder)
         pages.append((tmp_path / name / "index.html").read_text(encoding="utf-8").lower())
     hostile, benign = pages
     assert "<script>alert(1)" not in hostile and "<img src=x" not in hostile
@@ -418,7 +418,7 @@ def test_form_feed_and_controls_become_the_same_text_in_every_file(fake_embedder
     source = jsonl(
         tmp_path / "p.jsonl", {"id": "ff", "abstract": "We propose PageNet.\fIt\x01 splits pages."}
     )
-    kg.build.build([source], tmp_path / "out", embedder=fake_embedder)
+    kg.build.build(kg.build.BuildRequest([source]), tmp_path / "out", embedder=fake_embedder)
     graphml = nx.read_graphml(tmp_path / "out" / "graph.graphml")
     linked = json.loads((tmp_path / "out" / "graph.json").read_text(encoding="utf-8"))
     abstract = "We propose PageNet.\nIt splits pages."
@@ -443,7 +443,9 @@ def test_a_record_of_as_much_text_as_kg_reads_builds(fake_embedder, tmp_path):
     abstract = (sentence * (size // len(sentence) + 1))[: size - 1] + "."
     assert len(title) + len(abstract) == MAX_RECORD_CHARS
     source = jsonl(tmp_path / "p.jsonl", {"title": title, "abstract": abstract})
-    result = kg.build.build([source], tmp_path / "out", embedder=fake_embedder)
+    result = kg.build.build(
+        kg.build.BuildRequest([source]), tmp_path / "out", embedder=fake_embedder
+    )
     assert result.papers == 1
     assert_parseable(tmp_path / "out")
 
@@ -585,10 +587,10 @@ import os, signal, sys, time
 signal.signal(signal.SIGINT, signal.default_int_handler)
 sys.path.insert(0, {root!r})
 from tests.conftest import FakeEmbedder
-import kg.build, kg.export.atomic as atomic
+import kg.build, kg.export.atomic as atomic, kg.export.swap as swap_module
 point = {point!r}
 written = [0]
-write_one, swap = atomic._write_one, atomic._swap
+write_one, swap = atomic._write_one, swap_module.swap_in
 
 def pause():
     print("PAUSED", flush=True)
@@ -607,7 +609,7 @@ def paused_swap(new, real):
     if point == "after-swap":
         pause()
 
-atomic._write_one, atomic._swap = paused_write_one, paused_swap
+atomic._write_one, swap_module.swap_in = paused_write_one, paused_swap
 kg.build.load_model = FakeEmbedder
 from kg.cli import main
 main(["build", {source!r}, "--out", {out!r}])
@@ -630,7 +632,7 @@ def new_build(tmp_path_factory, fake_embedder):
     """What an uninterrupted build of the new input writes, byte for byte."""
     tmp = tmp_path_factory.mktemp("new")
     source = jsonl(tmp / "new.jsonl", *({"abstract": a} for a in GOOD[:2]))
-    kg.build.build([source], tmp / "out", embedder=fake_embedder)
+    kg.build.build(kg.build.BuildRequest([source]), tmp / "out", embedder=fake_embedder)
     return source, snapshot(tmp / "out")
 
 

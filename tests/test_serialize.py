@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from rdflib import Graph, Literal, URIRef
 from rdflib.compare import graph_diff, isomorphic, to_isomorphic
 
-from kg.build import assemble, output_texts
+from kg.build import BuildRequest, assemble, output_texts
 from kg.export import jsonld_text, ntriples_text, turtle_text
 from kg.export.serialize import _CHUNK_LINES
 
@@ -83,7 +83,7 @@ def _assert_same_rdf(built: Graph, parsed: Graph, name: str) -> None:
 @given(records=st.lists(_record, min_size=RECORDS, max_size=RECORDS))
 def test_any_records_give_files_that_parse_back(records, fake_embedder, tmp_path_factory):
     path = _records_file(tmp_path_factory.mktemp("records"), records)
-    built = assemble([path], embedder=fake_embedder)
+    built = assemble(BuildRequest([path]), embedder=fake_embedder)
     assert len(built.kg.papers) + len(built.reading.skipped) == RECORDS
     texts = output_texts(built)
     assert _streamed(built, tmp_path_factory.mktemp("streamed")) == {
@@ -153,8 +153,8 @@ def test_serialisations_are_byte_identical_across_runs(fake_embedder, tmp_path):
             )
         )
     )
-    first = output_texts(assemble([path], embedder=fake_embedder))
-    second = output_texts(assemble([path], embedder=fake_embedder))
+    first = output_texts(assemble(BuildRequest([path]), embedder=fake_embedder))
+    second = output_texts(assemble(BuildRequest([path]), embedder=fake_embedder))
     assert first == second
 
 

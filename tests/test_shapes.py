@@ -13,10 +13,9 @@ from rdflib.compare import isomorphic
 from rdflib.namespace import DCTERMS, RDF, SKOS, XSD
 
 from kg.cli import cli
-from kg.graph import TripleList, neighbourhood, validate
-from kg.graph.shapes import read_backwards
 from kg.query import StoreTriples, store_from_rdflib
 from kg.terms import oxigraph_triples, rdflib_graph, sort_triples
+from kg.validate import TripleList, neighbourhood, read_backwards, shapes_graph, validate
 from kg.vocab import KG, SCHEMA, compact
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -207,7 +206,7 @@ def test_a_build_refuses_to_write_an_invalid_graph(fake_model, monkeypatch, tmp_
     out = tmp_path / "out"
     out.mkdir()
     (out / "kg.ttl").write_text("previous\n")
-    real = kg.build.rdf_triples
+    from kg.graph import rdf_triples as real
 
     def broken_emit(graph, provenance, sink):
         """What a build streams into kg.nt, with one paper's title written twice."""
@@ -227,13 +226,6 @@ def test_a_build_refuses_to_write_an_invalid_graph(fake_model, monkeypatch, tmp_
     assert [p.name for p in tmp_path.iterdir() if ".kg-new-" in p.name] == []  # nor its runs
 
 
-def test_kg_validate_batches_as_the_library_does():
-    from kg.graph.shapes import BATCH_SIZE
-
-    [option] = [p for p in cli.commands["validate"].params if p.name == "batch_size"]
-    assert option.default == BATCH_SIZE
-
-
 def test_the_store_holds_exactly_what_the_files_say(fake_embedder, tmp_path):
     """Every literal keeps its datatype in the Oxigraph store (Oxigraph keeps only the
     primitive type of a derived one: xsd:positiveInteger becomes xsd:integer), so
@@ -243,7 +235,7 @@ def test_the_store_holds_exactly_what_the_files_say(fake_embedder, tmp_path):
 
     import pyoxigraph as ox
 
-    from kg.build import build
+    from kg.build import BuildRequest, build
 
     source = tmp_path / "papers.jsonl"
     records = [
@@ -259,7 +251,7 @@ def test_the_store_holds_exactly_what_the_files_say(fake_embedder, tmp_path):
     ]
     source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     out = tmp_path / "out"
-    build([source], out, embedder=fake_embedder)
+    build(BuildRequest([source]), out, embedder=fake_embedder)
     store = ox.Store.read_only(str(out / "kg.oxigraph"))
 
     def typed(triples):
@@ -276,7 +268,7 @@ def test_the_store_holds_exactly_what_the_files_say(fake_embedder, tmp_path):
 
 def test_a_build_s_triples_and_its_rdflib_graph_give_the_same_sample(fake_build):
     """The same focus nodes are picked from pyoxigraph terms as from rdflib nodes."""
-    from kg.graph.shapes import _focus_nodes, shapes_graph
+    from kg.validate.check import _focus_nodes
 
     shapes = shapes_graph()
     as_terms = _focus_nodes(TripleList(fake_build.triples), shapes)

@@ -70,7 +70,7 @@ class _Group(click.Group):
             raise _Interrupted(how + state, code) from exc
 
 
-class Progress:
+class ProgressLine:
     """One stderr line per stage: a bar, the count and the time left, redrawn on a clock.
 
     On a terminal the line overwrites itself and is redrawn every ``refresh``

@@ -10,7 +10,8 @@ from typing import Any
 
 import click
 
-from kg.cli.app import Progress, UserError, cli, out_option, taxonomy_option
+from kg import defaults
+from kg.cli.app import ProgressLine, UserError, cli, out_option, taxonomy_option
 
 #: Locations of skipped records listed per reason in the summary.
 SHOWN_SKIPS = 3
@@ -41,16 +42,16 @@ SHOWN_SKIPS = 3
     type=click.IntRange(min=1),
     default=None,
     metavar="MB",
-    help="Largest input file to read, in MiB (default 1024).",
+    help=f"Largest input file to read, in MiB (default {defaults.MAX_FILE_BYTES >> 20}).",
 )
 @click.option(
     "--validate",
     "validation",
-    type=click.Choice(["auto", "full", "batch", "sample"]),
+    type=click.Choice(defaults.VALIDATIONS),
     default="auto",
     show_default=True,
     help="How the graph is checked against ontology/shapes.ttl before anything is written "
-    "(auto: full up to 150,000 triples, else a sample).",
+    f"(auto: full up to {defaults.FULL_LIMIT:,} triples, else a sample).",
 )
 @click.option(
     "--generated-at",
@@ -94,14 +95,14 @@ SHOWN_SKIPS = 3
 @click.option(
     "--workers",
     type=click.IntRange(min=1),
-    default=2,
+    default=defaults.WORKERS,
     show_default=True,
     help="Worker processes of the local Dask cluster (without --scheduler).",
 )
 @click.option(
     "--batch-size",
     type=click.IntRange(min=1),
-    default=64,
+    default=defaults.EXTRACT_BATCH,
     show_default=True,
     help="Papers extracted together; on a cluster, the papers of one task.",
 )
@@ -126,37 +127,32 @@ def build(
     batch_size: int,
 ) -> None:
     """Build the graph from INPUTS (files or directories; default: seeds/)."""
-    from kg.build import ReadOptions
+    from kg.build import BuildRequest, ReadOptions
     from kg.build import build as run_build
     from kg.extract import Cluster, default_cache_dir
-    from kg.ingest import MAX_FILE_BYTES
 
-    options = ReadOptions(
+    read = ReadOptions(
         columns=_columns(columns),
         encoding=_codec(encoding),
-        max_file_bytes=max_file_mb * (1 << 20) if max_file_mb else MAX_FILE_BYTES,
+        max_file_bytes=max_file_mb * (1 << 20) if max_file_mb else defaults.MAX_FILE_BYTES,
         strict=strict,
     )
     if scheduler is not None and executor != "dask":
         raise click.UsageError("--scheduler needs --executor dask")
-    cluster = Cluster(scheduler, workers) if executor == "dask" else None
+    request = BuildRequest(
+        list(inputs) or [Path("seeds")],
+        taxonomy_path=taxonomy,
+        read=read,
+        generated_at=_generated_at(generated_at),
+        validation=validation,  # type: ignore[arg-type]
+        cache_dir=None if no_cache else cache_dir or default_cache_dir(),
+        cluster=Cluster(scheduler, workers) if executor == "dask" else None,
+        batch_size=batch_size,
+    )
     ctx.meta["kg.written"] = False
-    at = _generated_at(generated_at)
-    progress = Progress(ctx.meta)
+    progress = ProgressLine(ctx.meta)
     try:
-        result = run_build(
-            list(inputs) or [Path("seeds")],
-            out_dir,
-            taxonomy_path=taxonomy,
-            progress=progress,
-            options=options,
-            generated_at=at,
-            validation=validation,  # type: ignore[arg-type]
-            cache_dir=None if no_cache else cache_dir or default_cache_dir(),
-            cluster=cluster,
-            batch_size=batch_size,
-            keep_current=not force,
-        )
+        result = run_build(request, out_dir, progress=progress, keep_current=not force)
     finally:
         progress.close()
     for warning in result.warnings:

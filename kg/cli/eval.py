@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from kg.cli.app import Progress, cli, taxonomy_option
+from kg import defaults
+from kg.cli.app import ProgressLine, cli, taxonomy_option
 
 
 @cli.command(name="eval")
@@ -18,7 +19,7 @@ from kg.cli.app import Progress, cli, taxonomy_option
 @taxonomy_option()
 @click.option(
     "--baseline",
-    type=click.Choice(["keybert", "tfidf", "embedding"]),
+    type=click.Choice(defaults.BASELINES),
     default=None,
     help="keybert: score plain KeyBERT (untyped top-10 1-3-grams) instead of kg; tfidf, "
     "embedding: also measure that similarity's links at kg's edge count.",
@@ -29,7 +30,7 @@ def eval_(
     """Measure extraction against GOLD annotations (JSONL; SciERC and ICLR records too)."""
     from kg.evaluate import evaluate_file, format_report, report_json
 
-    progress = Progress()
+    progress = ProgressLine()
     try:
         report = evaluate_file(
             gold, baseline=baseline, taxonomy_path=taxonomy, limit=limit, progress=progress

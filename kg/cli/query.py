@@ -9,7 +9,8 @@ from typing import Any
 
 import click
 
-from kg.cli.app import SECONDS, Progress, UserError, cli, graph_argument
+from kg import defaults
+from kg.cli.app import SECONDS, ProgressLine, UserError, cli, graph_argument
 
 
 @cli.command()
@@ -25,7 +26,7 @@ from kg.cli.app import SECONDS, Progress, UserError, cli, graph_argument
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["table", "csv", "tsv", "json", "turtle", "ntriples"]),
+    type=click.Choice(defaults.RESULT_FORMATS),
     default="table",
     show_default=True,
     help="table: IRIs with prefixes, long values wrapped; csv/tsv/json: full IRIs; "
@@ -113,45 +114,43 @@ def _is_file(path: Path) -> bool:
 @graph_argument("FILE")
 @click.option(
     "--mode",
-    type=click.Choice(["auto", "full", "batch", "sample"]),
+    type=click.Choice(defaults.VALIDATIONS),
     default="auto",
     show_default=True,
     help="full: one pyshacl run; batch: every node, in bounded memory; sample: some nodes of "
-    "each class (auto: full up to 150,000 triples, else sample).",
+    f"each class (auto: full up to {defaults.FULL_LIMIT:,} triples, else sample).",
 )
 @click.option(
     "--sample-size",
     type=click.IntRange(min=1),
-    default=200,
+    default=defaults.SAMPLE_SIZE,
     show_default=True,
     help="Focus nodes per class for --mode sample.",
 )
 @click.option(
     "--batch-size",
     type=click.IntRange(min=1),
-    default=100,
+    default=defaults.VALIDATE_BATCH,
     show_default=True,
     help="Focus nodes per pyshacl run for --mode batch and sample.",
 )
 def validate(graph_path: Path, mode: str, sample_size: int, batch_size: int) -> None:
     """Check a graph (a build directory, kg.ttl or a store) against ontology/shapes.ttl."""
-    from kg.graph import FULL_LIMIT, TripleList
-    from kg.graph import validate as run_validate
     from kg.query import StoreTriples, load_rdf, open_store
+    from kg.validate import TripleList, chosen_mode
+    from kg.validate import validate as run_validate
 
     opened = open_store(graph_path)
     if opened.note:
         click.echo(f"kg: note: {opened.note}", err=True)
-    chosen: Any = mode
-    if mode == "auto":
-        chosen = "full" if len(opened.store) <= FULL_LIMIT else "sample"
+    chosen = chosen_mode(mode, len(opened.store))  # type: ignore[arg-type]
     if chosen == "full":
         source: Any = load_rdf(graph_path)
     elif chosen == "sample":  # read in passes: quicker than a lookup per node
         source = TripleList([quad.triple for quad in opened.store])
     else:  # every node, a batch at a time, in bounded memory
         source = StoreTriples(opened.store)
-    progress = Progress()
+    progress = ProgressLine()
 
     def step(done: int, total: int) -> None:
         progress("validating", done, total)
@@ -161,7 +160,7 @@ def validate(graph_path: Path, mode: str, sample_size: int, batch_size: int) -> 
             source,
             chosen,
             sample_size=sample_size,
-            batch_size=batch_size,  # type: ignore[arg-type]
+            batch_size=batch_size,
             progress=step,
         )
     finally:
@@ -177,11 +176,11 @@ def validate(graph_path: Path, mode: str, sample_size: int, batch_size: int) -> 
 @graph_argument("DIR")
 @click.option(
     "--host",
-    default="127.0.0.1",
+    default=defaults.HOST,
     show_default=True,
     help="The address to listen on; any other than loopback lets other machines query it.",
 )
-@click.option("--port", type=click.IntRange(1, 65535), default=7878, show_default=True)
+@click.option("--port", type=click.IntRange(1, 65535), default=defaults.PORT, show_default=True)
 @click.option(
     "--timeout",
     type=SECONDS,
@@ -228,11 +227,11 @@ def serve(graph_path: Path, host: str, port: int, timeout: float, allow_service:
 
 @cli.command()
 @graph_argument("DIR")
-@click.option("--top", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option("--top", type=click.IntRange(min=1), default=defaults.STATS_TOP, show_default=True)
 @click.option(
     "--neighbours",
     type=click.IntRange(min=1),
-    default=3,
+    default=defaults.STATS_NEIGHBOURS,
     show_default=True,
     help="Nearest neighbours shown per paper.",
 )

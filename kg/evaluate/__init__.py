@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from kg.defaults import BASELINES
 from kg.errors import InputError
 from kg.evaluate.gold import GoldPaper, load_gold
 from kg.evaluate.links import (
@@ -39,11 +40,7 @@ __all__ = [
     "format_report",
     "report_json",
     "Report",
-    "BASELINES",
 ]
-
-
-BASELINES = ("keybert", "tfidf", "embedding")
 
 
 def evaluate_papers(

@@ -12,8 +12,9 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from kg.concepts import canonicalize
+from kg.defaults import EXTRACT_BATCH
 from kg.evaluate.matching import Predicted
-from kg.extract import BATCH_SIZE, keybert_model, keywords
+from kg.extract import keybert_model, keywords
 from kg.graph import knowledge_graph
 from kg.lexicon import variant_key
 from kg.model import Concept, Kind, KnowledgeGraph, Link, Mention, Paper
@@ -193,10 +194,10 @@ class KeyBERTBaseline:
         self, papers: Sequence[Paper], progress: Progress | None = None
     ) -> list[Prediction]:
         ranked: list[list[tuple[str, float]]] = []
-        for start in range(0, len(papers), BATCH_SIZE):
+        for start in range(0, len(papers), EXTRACT_BATCH):
             ranked += keywords(
                 self.keybert,
-                [p.text for p in papers[start : start + BATCH_SIZE]],
+                [p.text for p in papers[start : start + EXTRACT_BATCH]],
                 keyphrase_ngram_range=(1, 3),
                 stop_words="english",
                 top_n=self.top_n,

@@ -15,7 +15,6 @@ from kg.export.atomic import (
     Content,
     Later,
     Output,
-    exchange_supported,
     output_dir,
     output_path,
     write_files,
@@ -39,6 +38,7 @@ from kg.export.serialize import (
     write_turtle,
 )
 from kg.export.sizes import SIZE_WARNINGS, size_warnings
+from kg.export.swap import exchange_supported
 from kg.export.views import VIEW_FILES, heading, render_views
 
 __all__ = [

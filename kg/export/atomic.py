@@ -9,7 +9,7 @@ flushes it to disk and exchanges it with the old one in one
 ``renameat2(RENAME_EXCHANGE)`` call, so a reader sees either the old build or
 the new one, never a mix, and a build that fails or is interrupted at any
 point (an exception, Ctrl-C, SIGTERM, SIGKILL, a full disk) leaves the
-previous output exactly as it was.
+previous output exactly as it was (the system calls: :mod:`kg.export.swap`).
 
 Where the kernel or file system has no exchange (not Linux, or a file system
 without it), the fallback is two renames: the old directory to a backup name,
@@ -25,28 +25,25 @@ fallback's backup).
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import fcntl
 import os
 import shutil
-import signal
 import tempfile
 import threading
 import traceback
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from kg.errors import BusyError, OutputError
+from kg.export import swap
 
 __all__ = [
     "output_dir",
     "output_path",
     "Output",
     "write_files",
-    "exchange_supported",
     "Content",
     "Later",
     "Beside",
@@ -81,8 +78,6 @@ class Beside:
 #: or such a function run beside the others.
 Content = str | bytes | Later | Beside | Callable[[Path], None]
 
-_AT_FDCWD = -100
-_RENAME_EXCHANGE = 2
 #: Entries an output directory may hold besides the build's own files: the
 #: placeholder git keeps, and the staging directories of kg before 0.2.
 _ALSO_OURS = (".gitkeep",)
@@ -124,9 +119,9 @@ class Output:
                     _write_one(staging, name, content)
                 beside.check()  # a failure beside ends the write at once
             beside.join()
-            _fsync_dir(staging)
-            with _signals_deferred():
-                _swap(staging, self.real)
+            swap.fsync_dir(staging)
+            with swap.signals_deferred():
+                swap.swap_in(staging, self.real)
                 if on_commit is not None:
                     on_commit()
         except OSError as exc:
@@ -373,84 +368,3 @@ def _write_one(
             fh.write(piece.encode("utf-8") if isinstance(piece, str) else piece)
         fh.flush()
         os.fsync(fh.fileno())
-
-
-@contextlib.contextmanager
-def _signals_deferred() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM until the block is done, then act on them as usual."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    held = (signal.SIGINT, signal.SIGTERM)
-    previous: dict[int, Any] = {
-        s: signal.signal(s, lambda signum, frame: caught.append(signum)) for s in held
-    }
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-        if caught:
-            handler = previous[caught[0]]
-            if callable(handler):
-                handler(caught[0], None)
-            elif handler == signal.SIG_DFL:
-                os.kill(os.getpid(), caught[0])
-
-
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _swap(new: Path, real: Path) -> None:
-    """Put ``new`` where ``real`` is, in one step where the system allows it."""
-    if not real.exists():
-        os.rename(new, real)
-    elif _exchange(new, real):
-        shutil.rmtree(new, ignore_errors=True)  # now the previous output; else the next build
-    else:
-        backup = Path(tempfile.mkdtemp(prefix=f".{real.name}.kg-old-", dir=real.parent))
-        os.rmdir(backup)
-        os.rename(real, backup)
-        try:
-            os.rename(new, real)
-        except BaseException:
-            os.rename(backup, real)
-            raise
-        shutil.rmtree(backup, ignore_errors=True)
-    with contextlib.suppress(OSError):  # the swap is done; durability is best effort now
-        _fsync_dir(real.parent)
-
-
-_renameat2 = None
-with contextlib.suppress(AttributeError, OSError):
-    _renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
-
-
-def _exchange(a: Path, b: Path) -> bool:
-    """Atomically exchange two directories; False where the system cannot."""
-    if _renameat2 is None:
-        return False
-    result = _renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
-    if result == 0:
-        return True
-    code = ctypes.get_errno()
-    if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP):
-        return False
-    raise OSError(code, os.strerror(code), str(b))
-
-
-def exchange_supported(directory: Path) -> bool:
-    """Whether ``directory``'s file system can exchange two directories atomically."""
-    a = Path(tempfile.mkdtemp(prefix=".kg-probe-", dir=directory))
-    b = Path(tempfile.mkdtemp(prefix=".kg-probe-", dir=directory))
-    try:
-        return _exchange(a, b)
-    finally:
-        os.rmdir(a)
-        os.rmdir(b)

@@ -21,7 +21,6 @@ from kg.extract.cache import (
     extraction_key,
 )
 from kg.extract.embed import (
-    BATCH_SIZE,
     EMBEDDING_DIM,
     MODEL_NAME,
     MODEL_SHA256,
@@ -29,6 +28,7 @@ from kg.extract.embed import (
     Memo,
     MiniLM,
     load_model,
+    model_identity,
 )
 from kg.extract.executors import (
     DASK_EXTRA,
@@ -49,10 +49,10 @@ __all__ = [
     "MiniLM",
     "Memo",
     "load_model",
+    "model_identity",
     "MODEL_NAME",
     "MODEL_SHA256",
     "EMBEDDING_DIM",
-    "BATCH_SIZE",
     "keybert_model",
     "keywords",
     "ExtractionCache",

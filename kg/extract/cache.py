@@ -30,11 +30,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kg.extract.embed import BATCH_SIZE, MODEL_FILES, Embedder, Memo, MiniLM
+from kg.defaults import EXTRACT_BATCH
+from kg.digest import installed_versions, sources_sha256
+from kg.extract.embed import MODEL_FILES, Embedder, Memo, MiniLM
 from kg.model import Mention, Paper, Role
 from kg.taxonomy import Taxonomy
 
@@ -87,22 +88,16 @@ def default_cache_dir() -> Path:
 
 @lru_cache(maxsize=1)
 def _code_digest() -> str:
-    digest = hashlib.sha256()
+    files = []
     for part in _CODE:
         root = _PACKAGE / part
-        files = [root] if root.is_file() else sorted(root.rglob("*"))
-        for file in files:
-            if file.is_file() and file.suffix in _CODE_SUFFIXES and "__pycache__" not in file.parts:
-                digest.update(str(file.relative_to(_PACKAGE)).encode() + b"\0")
-                digest.update(file.read_bytes() + b"\0")
-    return digest.hexdigest()
-
-
-def _version(package: str) -> str:
-    try:
-        return metadata.version(package)
-    except metadata.PackageNotFoundError:
-        return "-"
+        found = [root] if root.is_file() else sorted(root.rglob("*"))
+        files += [
+            (_PACKAGE, f)
+            for f in found
+            if f.is_file() and f.suffix in _CODE_SUFFIXES and "__pycache__" not in f.parts
+        ]
+    return sources_sha256(files)
 
 
 def _model_identity(embedder: Embedder) -> str:
@@ -123,7 +118,7 @@ def extraction_key(embedder: Embedder, taxonomy: Taxonomy, settings: Settings) -
     parts = {
         "schema": SCHEMA,
         "code": _code_digest(),
-        "libraries": {name: _version(name) for name in _LIBRARIES},
+        "libraries": installed_versions(_LIBRARIES),
         "model": _model_identity(embedder),
         "settings": dataclasses.asdict(settings),
         "taxonomy": [repr(taxonomy.fields), sorted(taxonomy.targets.items())],
@@ -317,7 +312,7 @@ def extract_cached(
     cache: ExtractionCache | None,
     extraction: str,
     progress: Callable[[int], None] | None = None,
-    batch_size: int = BATCH_SIZE,
+    batch_size: int = EXTRACT_BATCH,
 ) -> tuple[dict[str, tuple[Mention, ...]], CacheStats]:
     """Each paper's mentions, in input order, from ``cache`` where it has them.
 

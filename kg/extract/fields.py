@@ -21,7 +21,7 @@ import numpy as np
 from scipy.special import softmax
 
 from kg.extract.area_model import AreaModel, load_area_model
-from kg.extract.embed import Embedder, Reading, read, unit
+from kg.extract.embed import Embedder, TextVectors, read, unit
 from kg.extract.pooling import sentence_vectors
 from kg.lexicon import is_acronym
 from kg.taxonomy import Taxonomy
@@ -216,7 +216,7 @@ def paper_scores(
     texts: Sequence[str],
     sentence_lists: Sequence[Sequence[str]],
     scorer: FieldScorer,
-    readings: Sequence[Reading] | None = None,
+    readings: Sequence[TextVectors] | None = None,
 ) -> list[PaperScores]:
     """Score every field for many papers.
 
@@ -301,7 +301,7 @@ def assign_fields_batch(
     scorer: FieldScorer,
     top_k: int = 3,
     min_score: float = 0.0,
-    readings: Sequence[Reading] | None = None,
+    readings: Sequence[TextVectors] | None = None,
 ) -> list[list[tuple[str, float, str]]]:
     """:func:`assign_fields` for many papers, one model pass each.
 

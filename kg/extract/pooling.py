@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from kg.extract.embed import Embedder, Reading, unit
+from kg.extract.embed import Embedder, TextVectors, unit
 
 __all__ = ["locate", "sentence_vectors"]
 
@@ -38,7 +38,7 @@ def locate(text: str, parts: Sequence[str]) -> list[Span | None]:
     return spans
 
 
-def _pool(reading: Reading, span: Span) -> np.ndarray | None:
+def _pool(reading: TextVectors, span: Span) -> np.ndarray | None:
     """Mean vector of the tokens inside ``span`` (None if no token is)."""
     start, end = reading.offsets[:, 0], reading.offsets[:, 1]
     inside = (start >= span[0]) & (end <= span[1])
@@ -46,7 +46,7 @@ def _pool(reading: Reading, span: Span) -> np.ndarray | None:
 
 
 def sentence_vectors(
-    embedder: Embedder, readings: Sequence[Reading], sentence_lists: Sequence[Sequence[str]]
+    embedder: Embedder, readings: Sequence[TextVectors], sentence_lists: Sequence[Sequence[str]]
 ) -> list[np.ndarray]:
     """Per reading, one unit vector per sentence, pooled where the sentence stands.
 

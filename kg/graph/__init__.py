@@ -2,8 +2,8 @@
 
 :func:`knowledge_graph` adds what only the whole corpus knows (paper labels,
 shared-concept edges) and returns the :class:`~kg.model.KnowledgeGraph` that
-:func:`to_rdf` and :func:`to_networkx` both read; :func:`validate` checks
-the RDF against kg's SHACL shapes.
+:func:`to_rdf` and :func:`to_networkx` both read (:mod:`kg.validate` checks
+the RDF against kg's SHACL shapes).
 """
 
 from __future__ import annotations
@@ -11,28 +11,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kg.graph.edges import EdgeRule, shared_concept_edges
+from kg.graph.iris import concept_iri, concept_node, overlap_iri, paper_iri, paper_node
 from kg.graph.labels import paper_labels
-from kg.graph.networks import concept_graph, concept_node, paper_node, shares_graph, to_networkx
+from kg.graph.networks import concept_graph, shares_graph, to_networkx
 from kg.graph.provenance import Provenance, make_provenance
 from kg.graph.rdf import (
     ROLE_PROPERTY,
     Sink,
-    concept_iri,
     emit,
-    overlap_iri,
-    paper_iri,
     rdf_triples,
     to_rdf,
-)
-from kg.graph.shapes import (
-    FULL_LIMIT,
-    SHAPES,
-    TripleList,
-    TripleSource,
-    ValidationReport,
-    Violation,
-    neighbourhood,
-    validate,
 )
 from kg.model import Concept, KnowledgeGraph, Link, Paper
 from kg.taxonomy import Taxonomy
@@ -50,14 +38,6 @@ __all__ = [
     "make_provenance",
     "ROLE_PROPERTY",
     "overlap_iri",
-    "validate",
-    "ValidationReport",
-    "Violation",
-    "TripleSource",
-    "TripleList",
-    "neighbourhood",
-    "SHAPES",
-    "FULL_LIMIT",
     "to_networkx",
     "concept_graph",
     "shares_graph",

@@ -54,7 +54,7 @@ from scipy import sparse
 from kg.model import Concept, Edge, How, Kind, Link, SharedConcept
 from kg.taxonomy import Taxonomy
 
-__all__ = ["EdgeRule", "shared_concept_edges", "reached"]
+__all__ = ["EdgeRule", "shared_concept_edges", "reached", "explain"]
 
 
 @dataclass(frozen=True)
@@ -319,3 +319,17 @@ def _explained(
         shared.append(SharedConcept(key, how, weight, (via_a, via_b)))
     shared.sort(key=lambda s: (-s.weight, s.concept_key))
     return tuple(s for s in shared if s.weight > 0)
+
+
+def explain(shared: Sequence[SharedConcept], label: Mapping[str, str]) -> str:
+    """ "LoRA; via broader LoRA (latent-space LoRA merging / LoRA-Curve); same topic PEFT"."""
+    parts = []
+    for s in shared:
+        if s.how is How.EXACT:
+            parts.append(label[s.concept_key])
+        elif s.how is How.TOPIC:
+            parts.append(f"same topic {label[s.concept_key]}")
+        else:
+            froms = " / ".join(dict.fromkeys(label.get(k, k) for k in s.via if k))
+            parts.append(f"via broader {label[s.concept_key]} ({froms})")
+    return "; ".join(parts)

@@ -9,32 +9,17 @@ write it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-
 import networkx as nx
 
-from kg.graph.rdf import concept_iri, paper_iri
-from kg.model import How, KnowledgeGraph, SharedConcept
+from kg.attrs import BROADER, CONCEPT, MENTIONS, PAPER, SHARES
+from kg.graph.edges import explain
+from kg.graph.iris import concept_iri, concept_node, paper_iri, paper_node
+from kg.model import KnowledgeGraph
 
-__all__ = [
-    "concept_graph",
-    "shares_graph",
-    "to_networkx",
-    "paper_node",
-    "concept_node",
-    "explain",
-]
+__all__ = ["concept_graph", "shares_graph", "to_networkx"]
 
 
-def paper_node(paper_id: str) -> str:
-    return f"paper:{paper_id}"
-
-
-def concept_node(key: str) -> str:
-    return f"concept:{key}"
-
-
-def concept_graph(kg: KnowledgeGraph) -> nx.Graph:
+def concept_graph(record: KnowledgeGraph) -> nx.Graph:
     """Bipartite graph: paper and concept nodes, one edge per link.
 
     Paper nodes have ``bipartite=0``, concept nodes ``bipartite=1``; edges
@@ -42,16 +27,16 @@ def concept_graph(kg: KnowledgeGraph) -> nx.Graph:
     """
     B = nx.Graph()
     counts: dict[str, int] = {}
-    for link in kg.links:
+    for link in record.links:
         counts[link.concept_key] = counts.get(link.concept_key, 0) + 1
-    for p in kg.papers:
+    for p in record.papers:
         B.add_node(
             paper_node(p.id),
             bipartite=0,
-            type="paper",
+            type=PAPER,
             key=p.id,
-            label=kg.labels[p.id],
-            title=p.title or kg.labels[p.id],
+            label=record.labels[p.id],
+            title=p.title or record.labels[p.id],
             derived_title=not p.title,
             abstract=p.abstract,
             year=p.year,
@@ -60,12 +45,12 @@ def concept_graph(kg: KnowledgeGraph) -> nx.Graph:
             keywords=list(p.keywords),
             iri=str(paper_iri(p.id)),
         )
-    field_iris = kg.field_iris
-    for c in kg.concepts:
+    field_iris = record.field_iris
+    for c in record.concepts:
         B.add_node(
             concept_node(c.key),
             bipartite=1,
-            type="concept",
+            type=CONCEPT,
             key=c.key,
             kind=c.kind.value,
             label=c.label,
@@ -74,43 +59,43 @@ def concept_graph(kg: KnowledgeGraph) -> nx.Graph:
             broader=[concept_node(b) for b in c.broader],
             iri=str(concept_iri(c, field_iris)),
         )
-    for link in kg.links:
+    for link in record.links:
         B.add_edge(
             paper_node(link.paper_id),
             concept_node(link.concept_key),
-            type="mentions",
+            type=MENTIONS,
             role=link.role.value,
             score=link.score,
             evidence=link.sentence,
         )
-    for c in kg.concepts:
+    for c in record.concepts:
         for b in c.broader:
             B.add_edge(
                 concept_node(c.key),
                 concept_node(b),
-                type="broader",
+                type=BROADER,
                 narrower=concept_node(c.key),
                 broader=concept_node(b),
             )
     return B
 
 
-def shares_graph(kg: KnowledgeGraph) -> nx.Graph:
+def shares_graph(record: KnowledgeGraph) -> nx.Graph:
     """Papers joined by shared-concept edges.
 
     Each edge has ``weight``, and, strongest first, the ``shared`` concepts'
     labels, ``how`` each is shared (exact, broader, topic), its
     ``contribution`` to the weight, and a one-line ``explanation``.
     """
-    label = {c.key: c.label for c in kg.concepts}
+    label = {c.key: c.label for c in record.concepts}
     P = nx.Graph()
-    P.add_nodes_from(paper_node(p.id) for p in kg.papers)
-    for e in kg.edges:
+    P.add_nodes_from(paper_node(p.id) for p in record.papers)
+    for e in record.edges:
         P.add_edge(
             paper_node(e.a),
             paper_node(e.b),
             weight=e.weight,
-            type="shares",
+            type=SHARES,
             shared=[label[s.concept_key] for s in e.shared],
             how=[s.how.value for s in e.shared],
             contribution=[s.weight for s in e.shared],
@@ -119,22 +104,8 @@ def shares_graph(kg: KnowledgeGraph) -> nx.Graph:
     return P
 
 
-def explain(shared: Sequence[SharedConcept], label: Mapping[str, str]) -> str:
-    """ "LoRA; via broader LoRA (latent-space LoRA merging / LoRA-Curve); same topic PEFT"."""
-    parts = []
-    for s in shared:
-        if s.how is How.EXACT:
-            parts.append(label[s.concept_key])
-        elif s.how is How.TOPIC:
-            parts.append(f"same topic {label[s.concept_key]}")
-        else:
-            froms = " / ".join(dict.fromkeys(label.get(k, k) for k in s.via if k))
-            parts.append(f"via broader {label[s.concept_key]} ({froms})")
-    return "; ".join(parts)
-
-
-def to_networkx(kg: KnowledgeGraph) -> nx.Graph:
+def to_networkx(record: KnowledgeGraph) -> nx.Graph:
     """Papers, concepts, their links and the shared-concept edges in one graph."""
-    G = concept_graph(kg)
-    G.add_edges_from(shares_graph(kg).edges(data=True))
+    G = concept_graph(record)
+    G.add_edges_from(shares_graph(record).edges(data=True))
     return G

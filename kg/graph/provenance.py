@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
 
 import kg as _kg
 from kg.digest import file_sha256
-from kg.extract import MODEL_NAME, MODEL_SHA256, Embedder, MiniLM, Settings
 from kg.graph.edges import EdgeRule
-from kg.model import Paper
+from kg.model import ModelIdentity, Paper
 from kg.taxonomy import DEFAULT_TAXONOMY
 
 __all__ = ["Provenance", "make_provenance"]
@@ -62,28 +61,25 @@ class Provenance:
 
 def make_provenance(
     papers: Sequence[Paper],
-    model: Embedder,
+    model: ModelIdentity,
     taxonomy_path: str | Path | None,
-    settings: Settings,
+    settings: Mapping[str, bool | int | float | str],
     rule: EdgeRule,
     generated_at: datetime | None,
     title: str = "",
 ) -> Provenance:
-    """What the graph is a function of: kg, the model, the input files, the taxonomy, the knobs."""
+    """What the graph is a function of: kg, the model, the input files, the taxonomy, the knobs
+    (``settings``: the extraction's, by name)."""
     files = dict.fromkeys(p.source.rpartition(":")[0] or p.source for p in papers if p.source)
     inputs = tuple((name, file_sha256(Path(name))) for name in files if Path(name).is_file())
     taxonomy_file = Path(taxonomy_path) if taxonomy_path else DEFAULT_TAXONOMY
     shown = str(taxonomy_path) if taxonomy_path else "ontology/fields.ttl (shipped with kg)"
-    knobs = [(f"extract.{k}", v) for k, v in asdict(settings).items()]
+    knobs = [(f"extract.{k}", v) for k, v in settings.items()]
     knobs += [(f"edges.{k}", v) for k, v in asdict(rule).items()]
-    if isinstance(model, MiniLM):  # its weights were checked against this digest on load
-        name, digest = MODEL_NAME, MODEL_SHA256
-    else:
-        name, digest = getattr(model, "name", type(model).__qualname__), None
     return Provenance(
         kg_version=_kg.__version__,
-        model=str(name),
-        model_sha256=digest,
+        model=model.name,
+        model_sha256=model.sha256,
         inputs=inputs,
         taxonomy=(shown, file_sha256(taxonomy_file)),
         settings=tuple(sorted(knobs)),

@@ -18,10 +18,10 @@ What a graph holds (``ontology/kg.ttl`` defines every ``kg:`` term,
   activity with its inputs, model, taxonomy and settings, and the graph it
   generated.
 
-Every IRI is a function of the data, never of a counter or a clock, so the
-same input gives the same triples. They are made as pyoxigraph terms
-(:func:`rdf_triples`), a tenth of an rdflib graph's memory and time at scale;
-:func:`to_rdf` gives them as an rdflib ``Graph``.
+Every IRI is a function of the data (:mod:`kg.graph.iris`), never of a
+counter or a clock, so the same input gives the same triples. They are made as
+pyoxigraph terms (:func:`rdf_triples`), a tenth of an rdflib graph's memory and
+time at scale; :func:`to_rdf` gives them as an rdflib ``Graph``.
 """
 
 from __future__ import annotations
@@ -35,6 +35,8 @@ import pyoxigraph as ox
 from rdflib import RDF, RDFS, XSD, Graph, URIRef
 from rdflib.namespace import DCTERMS, PROV, SKOS
 
+from kg.graph.edges import explain  # the NetworkX edge's explanation, word for word
+from kg.graph.iris import concept_iri, overlap_iri, paper_iri
 from kg.graph.provenance import Provenance
 from kg.model import Concept, Edge, Kind, KnowledgeGraph, Link, Paper, Role
 from kg.taxonomy import Taxonomy
@@ -46,9 +48,6 @@ __all__ = [
     "emit",
     "Sink",
     "to_rdf",
-    "paper_iri",
-    "concept_iri",
-    "overlap_iri",
     "Provenance",
     "ROLE_PROPERTY",
 ]
@@ -68,21 +67,6 @@ _DC, _PROV, _SCHEMA, _XSD = Terms(DCTERMS), Terms(PROV), Terms(SCHEMA), Terms(XS
 _ROLE = {role: ox.NamedNode(str(prop)) for role, prop in ROLE_PROPERTY.items()}
 #: The scheme of a taxonomy whose file declares none.
 _FIELDS_FALLBACK = ox.NamedNode(str(DATA["fields"]))
-
-
-def paper_iri(paper_id: str) -> URIRef:
-    return DATA[f"paper/{paper_id}"]
-
-
-def concept_iri(concept: Concept, field_iris: Mapping[str, str]) -> URIRef:
-    if concept.kind is Kind.FIELD and concept.key in field_iris:
-        return URIRef(field_iris[concept.key])
-    return DATA[f"concept/{concept.key}"]
-
-
-def overlap_iri(a: str, b: str) -> URIRef:
-    """The overlap node of papers ``a < b``."""
-    return DATA[f"overlap/{a}/{b}"]
 
 
 class Sink(Protocol):
@@ -110,12 +94,12 @@ def _en(text: str) -> ox.Literal:
     return ox.Literal(text, language="en")
 
 
-def to_rdf(kg: KnowledgeGraph, provenance: Provenance | None = None) -> Graph:
+def to_rdf(record: KnowledgeGraph, provenance: Provenance | None = None) -> Graph:
     """:func:`rdf_triples` as an rdflib ``Graph``, with kg's prefixes bound."""
-    return rdflib_graph(rdf_triples(kg, provenance))
+    return rdflib_graph(rdf_triples(record, provenance))
 
 
-def rdf_triples(kg: KnowledgeGraph, provenance: Provenance | None = None) -> list[ox.Triple]:
+def rdf_triples(record: KnowledgeGraph, provenance: Provenance | None = None) -> list[ox.Triple]:
     """The whole knowledge graph as RDF under kg's ontology: each triple once, in the
     order every file writes them (:func:`kg.terms.sort_triples`).
 
@@ -125,35 +109,35 @@ def rdf_triples(kg: KnowledgeGraph, provenance: Provenance | None = None) -> lis
     as ``kg:sharesConceptWith`` and as a ``kg:ConceptOverlap`` node.
     """
     g = _Triples()
-    emit(kg, provenance, g)
+    emit(record, provenance, g)
     return sort_triples(g)
 
 
-def emit(kg: KnowledgeGraph, provenance: Provenance | None, g: Sink) -> None:
+def emit(record: KnowledgeGraph, provenance: Provenance | None, g: Sink) -> None:
     """Add every triple of :func:`rdf_triples` to ``g``, unsorted, some of them twice.
 
     A large build streams them into :class:`kg.export.SortedNTriples`, which
     sorts them on disk, instead of holding millions of triples in memory.
     """
-    field_iris = kg.field_iris
-    concepts = {c.key: c for c in kg.concepts}
-    iri = {c.key: _node(concept_iri(c, field_iris)) for c in kg.concepts}
-    _add_scheme(g, kg)
-    _add_taxonomy(g, kg.taxonomy)
-    for p in kg.papers:
-        _add_paper(g, p, kg.labels[p.id])
-    for c in kg.concepts:
+    field_iris = record.field_iris
+    concepts = {c.key: c for c in record.concepts}
+    iri = {c.key: _node(concept_iri(c, field_iris)) for c in record.concepts}
+    _add_scheme(g, record)
+    _add_taxonomy(g, record.taxonomy)
+    for p in record.papers:
+        _add_paper(g, p, record.labels[p.id])
+    for c in record.concepts:
         _add_concept(g, c, concepts, iri)
-    for link in kg.links:
+    for link in record.links:
         _add_link(g, link, iri[link.concept_key])
-    label = {c.key: c.label for c in kg.concepts}
-    for edge in kg.edges:
+    label = {c.key: c.label for c in record.concepts}
+    for edge in record.edges:
         _add_overlap(g, edge, label, iri)
     if provenance is not None:
         _add_provenance(g, provenance)
 
 
-def _add_scheme(g: Sink, kg: KnowledgeGraph) -> None:
+def _add_scheme(g: Sink, record: KnowledgeGraph) -> None:
     g.add((_KG.concepts, _RDF.type, _SKOS.ConceptScheme))
     g.add((_KG.concepts, _SKOS.prefLabel, _en("Concepts extracted by kg")))
 
@@ -267,8 +251,6 @@ def _add_link(g: Sink, link: Link, target: ox.NamedNode) -> None:
 def _add_overlap(
     g: Sink, edge: Edge, label: Mapping[str, str], iri: Mapping[str, ox.NamedNode]
 ) -> None:
-    from kg.graph.networks import explain  # the NetworkX edge's explanation, word for word
-
     a, b = _node(paper_iri(edge.a)), _node(paper_iri(edge.b))
     g.add((a, _KG.sharesConceptWith, b))
     g.add((b, _KG.sharesConceptWith, a))

@@ -16,8 +16,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from kg.defaults import MAX_FILE_BYTES
 from kg.errors import InputError, SkippedError
-from kg.ingest.files import MAX_FILE_BYTES, check_outside, file_text, input_files
+from kg.ingest.files import check_outside, file_text, input_files
 from kg.ingest.formats import FORMATS, SUPPORTED_SUFFIXES, read_file
 from kg.ingest.papers import paper_id, papers
 from kg.ingest.records import DUPLICATE, FIELDS, NO_ABSTRACT, NOT_FOUND, Context, Record, Skip
@@ -34,7 +35,6 @@ __all__ = [
     "SUPPORTED_SUFFIXES",
     "FORMATS",
     "FIELDS",
-    "MAX_FILE_BYTES",
     "NO_ABSTRACT",
     "DUPLICATE",
     "NOT_FOUND",

@@ -17,12 +17,10 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from kg.defaults import MAX_FILE_BYTES
 from kg.errors import InputError
 
-__all__ = ["input_files", "file_text", "check_outside", "MAX_FILE_BYTES"]
-
-#: Largest input file read (``--max-file-size`` changes it): 1 GiB.
-MAX_FILE_BYTES = 1 << 30
+__all__ = ["input_files", "file_text", "check_outside"]
 
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),

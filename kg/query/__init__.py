@@ -16,7 +16,7 @@ queries (rdflib's engine takes tens of seconds at a few thousand papers).
 """
 
 from kg.query.analytics import Stats, format_stats, graph_stats, load_graph
-from kg.query.results import FORMATS, format_result
+from kg.query.results import RESULT_FORMATS, format_result
 from kg.query.serve import Endpoint, is_loopback, open_endpoint
 from kg.query.sparql import QUERY_PREFIXES, QueryResult, Term, check_query, parse_term, run_query
 from kg.query.store import (
@@ -40,7 +40,7 @@ __all__ = [
     "Term",
     "QUERY_PREFIXES",
     "format_result",
-    "FORMATS",
+    "RESULT_FORMATS",
     "open_store",
     "Opened",
     "load_rdf",

@@ -25,6 +25,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kg.attrs import (
+    BROADER,
+    CONCEPT,
+    EXPLANATION,
+    KIND,
+    LABEL,
+    MENTIONS,
+    PAPER,
+    SHARES,
+    TYPE,
+    WEIGHT,
+)
+from kg.defaults import STATS_NEIGHBOURS, STATS_TOP
 from kg.errors import KGError, QueryError
 
 if TYPE_CHECKING:
@@ -97,20 +110,22 @@ def _subgraph(G: nx.Graph, kind: str) -> nx.Graph:
     import networkx as nx
 
     H = nx.Graph()
-    edges = (sorted((u, v)) + [d] for u, v, d in G.edges(data=True) if d.get("type") == kind)
+    edges = (sorted((u, v)) + [d] for u, v, d in G.edges(data=True) if d.get(TYPE) == kind)
     H.add_edges_from(sorted(edges, key=lambda e: (e[0], e[1])))
     return H
 
 
-def graph_stats(G: nx.Graph, *, top: int = 10, neighbours: int = 3, seed: int = 0) -> Stats:
+def graph_stats(
+    G: nx.Graph, *, top: int = STATS_TOP, neighbours: int = STATS_NEIGHBOURS, seed: int = 0
+) -> Stats:
     """Degree, betweenness, communities and nearest neighbours of a kg graph."""
     import networkx as nx
 
-    papers = sorted(n for n, d in G.nodes(data=True) if d.get("type") == "paper")
-    label = {n: str(d.get("label", n)) for n, d in G.nodes(data=True)}
-    kind = {n: str(d.get("kind", "")) for n, d in G.nodes(data=True)}
+    papers = sorted(n for n, d in G.nodes(data=True) if d.get(TYPE) == PAPER)
+    label = {n: str(d.get(LABEL, n)) for n, d in G.nodes(data=True)}
+    kind = {n: str(d.get(KIND, "")) for n, d in G.nodes(data=True)}
     extracted = {n for n, k in kind.items() if k in ("method", "problem")}
-    mentions = _subgraph(G, "mentions")
+    mentions = _subgraph(G, MENTIONS)
     degree = {c: mentions.degree(c) for c in extracted if c in mentions}
     by_degree = sorted(degree, key=lambda c: (-degree[c], label[c], c))[:top]
     # Betweenness over papers and their methods and problems: fields would join everything.
@@ -121,10 +136,10 @@ def graph_stats(G: nx.Graph, *, top: int = 10, neighbours: int = 3, seed: int = 
     k = None if bipartite.number_of_nodes() <= EXACT_BETWEENNESS else EXACT_BETWEENNESS // 4
     between = nx.betweenness_centrality(bipartite, k=k, seed=seed) if len(bipartite) else {}
     ranked = sorted((c for c in between if c in extracted), key=lambda c: (-between[c], c))[:top]
-    shares = _subgraph(G, "shares")
+    shares = _subgraph(G, SHARES)
     return Stats(
         papers=len(papers),
-        concepts=sum(1 for d in G.nodes.values() if d.get("type") == "concept"),
+        concepts=sum(1 for d in G.nodes.values() if d.get(TYPE) == CONCEPT),
         shares=shares.number_of_edges(),
         by_degree=tuple((label[c], kind[c], degree[c]) for c in by_degree),
         by_betweenness=tuple((label[c], kind[c], round(between[c], 4)) for c in ranked),
@@ -149,17 +164,17 @@ def _communities(
 
     if not shares.number_of_edges():
         return ()
-    groups = nx.community.louvain_communities(shares, weight="weight", seed=seed)
+    groups = nx.community.louvain_communities(shares, weight=WEIGHT, seed=seed)
     groups = sorted((sorted(g) for g in groups if len(g) > 1), key=lambda g: (-len(g), g))
     named: dict[str, set[str]] = {p: set() for p in papers}
     areas: dict[str, set[str]] = {p: set() for p in papers}
     for u, v, d in G.edges(data=True):
-        if d.get("type") != "mentions":
+        if d.get(TYPE) != MENTIONS:
             continue
         paper, concept = (u, v) if u in named else (v, u)
         if kind.get(concept) in ("method", "problem"):
             named[paper].add(concept)
-        elif kind.get(concept) == "field" and not G.nodes[concept].get("broader"):
+        elif kind.get(concept) == "field" and not G.nodes[concept].get(BROADER):
             areas[paper].add(concept)
     df = Counter(c for p in papers for c in named[p])
     out = []
@@ -181,8 +196,8 @@ def _communities(
 def _nearest(
     shares: nx.Graph, paper: str, label: dict[str, str], n: int
 ) -> tuple[tuple[str, float, str], ...]:
-    near = sorted(shares[paper].items(), key=lambda kv: (-kv[1]["weight"], label[kv[0]], kv[0]))[:n]
-    return tuple((label[q], d["weight"], d.get("explanation", "")) for q, d in near)
+    near = sorted(shares[paper].items(), key=lambda kv: (-kv[1][WEIGHT], label[kv[0]], kv[0]))[:n]
+    return tuple((label[q], d[WEIGHT], d.get(EXPLANATION, "")) for q, d in near)
 
 
 def format_stats(s: Stats) -> str:

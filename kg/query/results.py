@@ -17,21 +17,21 @@ import json
 import textwrap
 from collections.abc import Sequence
 
+from kg.defaults import RESULT_FORMATS
 from kg.errors import QueryError
 from kg.query.sparql import QueryResult, Term
 from kg.vocab import PREFIXES, compact
 
-__all__ = ["FORMATS", "format_result", "WRAP"]
+__all__ = ["RESULT_FORMATS", "format_result", "WRAP"]
 
-FORMATS = ("table", "csv", "tsv", "json", "turtle", "ntriples")
 #: Table cells longer than this wrap onto continuation lines.
 WRAP = 60
 
 
 def format_result(result: QueryResult, fmt: str = "table", *, width: int = WRAP) -> str:
-    """Render a query result in ``fmt`` (one of :data:`FORMATS`)."""
-    if fmt not in FORMATS:
-        raise QueryError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+    """Render a query result in ``fmt`` (one of :data:`RESULT_FORMATS`)."""
+    if fmt not in RESULT_FORMATS:
+        raise QueryError(f"unknown format {fmt!r}; use one of {', '.join(RESULT_FORMATS)}")
     if result.form == "ASK":
         answer = "true" if result.boolean else "false"
         if fmt in ("csv", "tsv"):

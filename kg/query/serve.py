@@ -33,14 +33,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from kg.defaults import HOST, PORT
 from kg.errors import QueryError
 from kg.query.page import PAGE
 from kg.query.protocol import READ_ONLY, Reply, answer, query_of
 from kg.query.store import resolve, stale
 
-__all__ = ["Endpoint", "open_endpoint", "is_loopback", "HOST", "MAX_BODY"]
+__all__ = ["Endpoint", "open_endpoint", "is_loopback", "MAX_BODY"]
 
-HOST = "127.0.0.1"
 #: The largest request body read, in bytes.
 MAX_BODY = 1 << 20
 #: Seconds a worker process gets to open the store.
@@ -65,7 +65,7 @@ def open_endpoint(
     path: str | Path,
     *,
     host: str = HOST,
-    port: int = 7878,
+    port: int = PORT,
     timeout: float | None = None,
     allow_service: bool = False,
     workers: int | None = None,

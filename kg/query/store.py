@@ -258,7 +258,7 @@ def store_from_rdflib(graph: Any) -> Any:
 
 
 class StoreTriples:
-    """An Oxigraph store seen as rdflib triples, for :func:`kg.graph.validate` by batch."""
+    """An Oxigraph store seen as rdflib triples, for :func:`kg.validate.validate` by batch."""
 
     def __init__(self, store: Any) -> None:
         self.store = store

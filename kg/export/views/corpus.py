@@ -15,6 +15,21 @@ from typing import Any
 
 import networkx as nx
 
+from kg.attrs import (
+    BROADER,
+    CONCEPT,
+    KIND,
+    LABEL,
+    MENTIONS,
+    PAPER,
+    SCORE,
+    SHARED,
+    SHARES,
+    TYPE,
+    VENUE,
+    WEIGHT,
+    YEAR,
+)
 from kg.errors import KGError
 
 __all__ = ["Corpus", "read_corpus", "KINDS", "default_heading", "heading"]
@@ -47,13 +62,13 @@ class Corpus:
 
     def label(self, node: str) -> str:
         """A human name: the node's label, else its id without the prefix (never an IRI)."""
-        text = self.attrs[node].get("label")
+        text = self.attrs[node].get(LABEL)
         if isinstance(text, str) and text.strip():
             return text
         return node.split(":", 1)[-1].replace("-", " ")
 
     def kind(self, concept: str) -> str:
-        return str(self.attrs[concept].get("kind") or "")
+        return str(self.attrs[concept].get(KIND) or "")
 
     @cached_property
     def narrower(self) -> dict[str, tuple[str, ...]]:
@@ -116,7 +131,7 @@ class Corpus:
             best: tuple[float, str] | None = None
             for c, d in self.mentions[p].items():
                 if self.kind(c) == "field":
-                    candidate = (-float(d.get("score", 0.0)), self.area(c))
+                    candidate = (-float(d.get(SCORE, 0.0)), self.area(c))
                     best = candidate if best is None else min(best, candidate)
             out[p] = best[1] if best else None
         return out
@@ -124,18 +139,18 @@ class Corpus:
 
 def weight_of(d: Mapping[str, Any]) -> float:
     """A shared-concept edge's weight (the number of shared concepts when it has none)."""
-    w = d.get("weight")
-    return float(w) if w is not None else float(len(d.get("shared") or ()))
+    w = d.get(WEIGHT)
+    return float(w) if w is not None else float(len(d.get(SHARED) or ()))
 
 
 def read_corpus(graph: nx.Graph) -> Corpus:
     """Index ``graph``; a node or edge of an unknown type is a :class:`KGError`."""
     papers, concepts = [], []
     for n, d in graph.nodes(data=True):
-        kind = d.get("type")
-        if kind == "paper":
+        kind = d.get(TYPE)
+        if kind == PAPER:
             papers.append(n)
-        elif kind == "concept":
+        elif kind == CONCEPT:
             concepts.append(n)
         else:
             raise KGError(f"graph node {n!r} has type {kind!r}; expected 'paper' or 'concept'")
@@ -144,13 +159,13 @@ def read_corpus(graph: nx.Graph) -> Corpus:
     mentions: dict[str, dict[str, dict]] = {p: {} for p in papers}
     shares: dict[tuple[str, str], dict] = {}
     for u, v, d in graph.edges(data=True):
-        kind = d.get("type")
-        if kind == "mentions":
-            paper, concept = (u, v) if graph.nodes[u].get("type") == "paper" else (v, u)
+        kind = d.get(TYPE)
+        if kind == MENTIONS:
+            paper, concept = (u, v) if graph.nodes[u].get(TYPE) == PAPER else (v, u)
             mentions[paper][concept] = d
-        elif kind == "shares":
+        elif kind == SHARES:
             shares[min(u, v), max(u, v)] = d
-        elif kind != "broader":  # the hierarchy is read from the concepts' own lists
+        elif kind != BROADER:  # the hierarchy is read from the concepts' own lists
             raise KGError(
                 f"graph edge {u!r} -- {v!r} has type {kind!r}; expected mentions/shares/broader"
             )
@@ -162,7 +177,7 @@ def read_corpus(graph: nx.Graph) -> Corpus:
             by_concept[c].append(p)
     broader = {}
     for c in concepts:
-        up = graph.nodes[c].get("broader") or ()
+        up = graph.nodes[c].get(BROADER) or ()
         broader[c] = tuple(dict.fromkeys(b for b in up if b in present and b != c))
     return Corpus(
         papers=tuple(papers),
@@ -178,7 +193,7 @@ def read_corpus(graph: nx.Graph) -> Corpus:
 def default_heading(corpus: Corpus) -> str:
     """ "kg: 37 NeurIPS 2026 papers" when the papers name at most three venues."""
     attrs = [corpus.attrs[p] for p in corpus.papers]
-    return heading(len(attrs), [(d.get("venue"), d.get("year")) for d in attrs])
+    return heading(len(attrs), [(d.get(VENUE), d.get(YEAR)) for d in attrs])
 
 
 def heading(n_papers: int, venues: Iterable[tuple[Any, Any]]) -> str:

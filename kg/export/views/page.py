@@ -24,6 +24,7 @@ from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 from pyvis.network import Network
 
+from kg.attrs import EXPLANATION, SHARED
 from kg.export.views.bounds import shown_weight
 from kg.export.views.corpus import weight_of
 from kg.export.views.layout import SEED
@@ -157,7 +158,7 @@ def shares_edge(
     edge_id: str, a: str, b: str, d: Mapping[str, Any], width: float, **style: Any
 ) -> dict[str, Any]:
     """A shared-concept edge; its tooltip lists what the papers share and how."""
-    shared = list(d.get("shared") or ())
+    shared = list(d.get(SHARED) or ())
     return {
         "id": edge_id,
         "from": a,
@@ -166,7 +167,7 @@ def shares_edge(
         "color": {"color": EDGE_COLORS["shares"], "opacity": 0.45},
         "kind": "shares",
         "w": shown_weight(weight_of(d)),
-        "why": str(d.get("explanation") or ", ".join(str(s) for s in shared)),
+        "why": str(d.get(EXPLANATION) or ", ".join(str(s) for s in shared)),
         "how": [str(h) for h in d.get("how") or ()],
         "n": len(shared),
     } | style

@@ -10,6 +10,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from kg.attrs import (
+    ABSTRACT,
+    ALT_LABELS,
+    AUTHORS,
+    DERIVED_TITLE,
+    EVIDENCE,
+    EXPLANATION,
+    KEYWORDS,
+    ROLE,
+    SCORE,
+    SHARED,
+    TITLE,
+    VENUE,
+    YEAR,
+)
 from kg.export.views.bounds import shown_weight
 from kg.export.views.corpus import KINDS, Corpus
 
@@ -44,29 +59,29 @@ def _kind_rank(kind: str) -> int:
 def _paper(corpus: Corpus, paper: str) -> dict[str, Any]:
     d = corpus.attrs[paper]
     label = corpus.label(paper)
-    authors = [str(a) for a in d.get("authors") or ()]
+    authors = [str(a) for a in d.get(AUTHORS) or ()]
     sentences: dict[str, int] = {}
     links: list[tuple[str, str, float, int]] = []
     for c, m in corpus.mentions[paper].items():
-        evidence = str(m.get("evidence") or "")
+        evidence = str(m.get(EVIDENCE) or "")
         at = sentences.setdefault(evidence, len(sentences)) if evidence else -1
-        role = str(m.get("role") or "")
-        links.append((c, ROLES.get(role, role), round(float(m.get("score") or 0.0), 2), at))
+        role = str(m.get(ROLE) or "")
+        links.append((c, ROLES.get(role, role), round(float(m.get(SCORE) or 0.0), 2), at))
     links.sort(key=lambda x: (_kind_rank(corpus.kind(x[0])), -x[2], corpus.label(x[0]), x[0]))
     near = []
     for other, w in corpus.neighbours[paper][:NEAREST]:
         edge = corpus.shares[min(paper, other), max(paper, other)]
-        why = edge.get("explanation") or ", ".join(str(s) for s in edge.get("shared") or ())
+        why = edge.get(EXPLANATION) or ", ".join(str(s) for s in edge.get(SHARED) or ())
         near.append([other, shown_weight(w), str(why)])
     return {
         "label": label,
-        "title": str(d.get("title") or label),
-        "derived": bool(d.get("derived_title")),
-        "meta": " · ".join(str(x) for x in (d.get("venue"), d.get("year")) if x),
+        "title": str(d.get(TITLE) or label),
+        "derived": bool(d.get(DERIVED_TITLE)),
+        "meta": " · ".join(str(x) for x in (d.get(VENUE), d.get(YEAR)) if x),
         "authors": authors[:_MAX_AUTHORS],
         "more_authors": max(len(authors) - _MAX_AUTHORS, 0),
-        "keywords": [str(k) for k in d.get("keywords") or ()],
-        "abstract": str(d.get("abstract") or ""),
+        "keywords": [str(k) for k in d.get(KEYWORDS) or ()],
+        "abstract": str(d.get(ABSTRACT) or ""),
         "sentences": list(sentences),
         "concepts": [list(x) for x in links],
         "near": near,
@@ -81,7 +96,7 @@ def _concept(corpus: Corpus, concept: str) -> dict[str, Any]:
     return {
         "label": corpus.label(concept),
         "kind": corpus.kind(concept),
-        "alt": [str(a) for a in d.get("alt_labels") or ()],
+        "alt": [str(a) for a in d.get(ALT_LABELS) or ()],
         "papers": list(papers),
         "broader": list(corpus.broader[concept]),
         "narrower": list(corpus.narrower[concept]),

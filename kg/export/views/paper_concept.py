@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from kg.attrs import SCORE
 from kg.export.views.bounds import (
     MAX_PAPERS,
     VISIBLE_EDGES,
@@ -167,7 +168,7 @@ def _bounds(chosen: _Chosen, n_papers: int) -> list[str]:
 
 
 def _score(corpus: Corpus, paper: str, concept: str) -> float:
-    return float(corpus.mentions[paper][concept].get("score") or 0)
+    return float(corpus.mentions[paper][concept].get(SCORE) or 0)
 
 
 def _most_confident(corpus: Corpus, paper: str, concepts: list[str], cap: int) -> list[str]:

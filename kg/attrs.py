@@ -1,0 +1,62 @@
+"""The NetworkX graphs' vocabulary: node and edge types, and the attributes read back.
+
+:mod:`kg.graph` writes these names (``graph.json`` and ``graph.graphml`` carry
+them); the views (:mod:`kg.export`) and analytics (:mod:`kg.query`) read them
+here, so a renamed attribute is one change. The full list of attributes is
+in :func:`kg.graph.concept_graph` and :func:`kg.graph.shares_graph`.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "TYPE",
+    "PAPER",
+    "CONCEPT",
+    "MENTIONS",
+    "SHARES",
+    "BROADER",
+    "LABEL",
+    "KIND",
+    "SCORE",
+    "WEIGHT",
+    "SHARED",
+    "EXPLANATION",
+    "EVIDENCE",
+    "ROLE",
+    "TITLE",
+    "DERIVED_TITLE",
+    "AUTHORS",
+    "VENUE",
+    "YEAR",
+    "KEYWORDS",
+    "ABSTRACT",
+    "ALT_LABELS",
+]
+
+#: Every node's and edge's type: one of the five below.
+TYPE = "type"
+PAPER = "paper"  # a node: ``paper:<id>``
+CONCEPT = "concept"  # a node: ``concept:<key>``
+MENTIONS = "mentions"  # an edge: a paper and a concept it links to
+SHARES = "shares"  # an edge: two papers and what they share
+#: An edge from a concept to a broader one, and a concept's list of broader concept nodes.
+BROADER = "broader"
+
+LABEL = "label"  # a node's readable name
+KIND = "kind"  # a concept's kind: method, problem or field
+SCORE = "score"  # a mentions edge's confidence
+WEIGHT = "weight"  # a shares edge's weight
+SHARED = "shared"  # a shares edge's shared concepts' labels, strongest first
+EXPLANATION = "explanation"  # a shares edge's one-line account of what is shared
+EVIDENCE = "evidence"  # a mentions edge's sentence
+ROLE = "role"  # a mentions edge's role: proposes, uses, addresses, in field, mentions
+
+# A paper's record, as the views' side panel shows it.
+TITLE = "title"
+DERIVED_TITLE = "derived_title"  # true when the record had no title and kg made one
+AUTHORS = "authors"
+VENUE = "venue"
+YEAR = "year"
+KEYWORDS = "keywords"
+ABSTRACT = "abstract"
+ALT_LABELS = "alt_labels"  # a concept's other names
