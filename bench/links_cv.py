@@ -162,8 +162,7 @@ def main() -> int:
                     [
                         m
                         for m in mentions[p.id]
-                        if m.role is not Role.IN_FIELD
-                        and (m.role is not Role.MENTIONS or m.score >= weak)
+                        if m.role is not Role.IN_FIELD and (m.selected or m.score >= weak)
                     ]
                     + [Mention(k, Role.IN_FIELD, round(s, 4), sent) for k, s, sent in fields]
                 )
