@@ -30,17 +30,16 @@ from kg.extract.classify import CandidateClassifier, features, load_classifier
 from kg.extract.embed import Embedder, Memo, read
 from kg.extract.fields import FieldScorer, assign_fields_batch
 from kg.extract.keywords import keybert_model, keywords
+from kg.extract.named_fields import field_names, with_named_fields
 from kg.extract.placement import TopicIndex, placed
 from kg.extract.select import (
     WEAK_FLOOR,
     CandidateTable,
     Scored,
     classified,
-    field_names,
     merge_acronyms,
     select_mentions,
     weak_mentions,
-    with_named_fields,
 )
 from kg.lexicon import is_general_word, lower_case_words
 from kg.model import Kind, Mention, Paper, Role

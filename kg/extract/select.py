@@ -18,7 +18,6 @@ from kg.extract.classify import CLASSES, CandidateClassifier, occurrences
 from kg.extract.phrases import is_generic, names_quantity
 from kg.lexicon import (
     CLASS_NOUNS,
-    FIELD_HEADS,
     KIND_NOUNS,
     METHOD_NAME_HEADS,
     PROBLEM_HEADS,
@@ -31,7 +30,6 @@ from kg.lexicon import (
     variant_key,
 )
 from kg.model import AUTHOR_KEYWORD, Kind, Mention, Role
-from kg.taxonomy import Taxonomy
 
 __all__ = [
     "Scored",
@@ -39,8 +37,6 @@ __all__ = [
     "classified",
     "merge_acronyms",
     "select_mentions",
-    "field_names",
-    "with_named_fields",
     "weak_mentions",
     "WEAK_FLOOR",
     "folded",
@@ -391,43 +387,3 @@ def _without_fragments(mentions: list[Mention]) -> list[Mention]:
         ):
             kept.remove(m)
     return kept
-
-
-def field_names(taxonomy: Taxonomy) -> dict[str, str]:
-    """Phrases that name a field of the taxonomy -> that field's key.
-
-    A field's preferred label, and an alt label named the way fields are
-    ("deep reinforcement learning", "natural language processing": a head of
-    :data:`kg.lexicon.FIELD_HEADS`); other alt labels ("SGD", "Adam") are
-    methods a field is known by, not its name.
-    """
-    out: dict[str, str] = {}
-    for f in taxonomy.fields:
-        out.setdefault(variant_key(f.label), f.key)
-    for f in taxonomy.fields:
-        for alt in f.alt_labels:
-            if " " in alt and head(alt) in FIELD_HEADS and not looks_like_name(alt):
-                out.setdefault(variant_key(alt), f.key)
-    return out
-
-
-def with_named_fields(
-    mentions: list[Mention], fields: list[Mention], names: dict[str, str]
-) -> list[Mention]:
-    """A method that is a field's name ("reinforcement learning") is that field.
-
-    The field is linked with the phrase's confidence and sentence, unless the
-    paper already has it. A problem keeps its kind ("speech recognition" is a
-    field and the task a paper addresses); the paper's other mentions are kept
-    as they are.
-    """
-    have = {m.text for m in fields}
-    out, added = [], []
-    for m in mentions:
-        key = names.get(variant_key(m.text))
-        if key is None or m.kind is not Kind.METHOD:
-            out.append(m)
-        elif key not in have:
-            have.add(key)
-            added.append(Mention(key, Role.IN_FIELD, m.score, m.sentence))
-    return out + fields + added
