@@ -18,7 +18,7 @@ queries (rdflib's engine takes tens of seconds at a few thousand papers).
 from kg.query.analytics import Stats, format_stats, graph_stats, load_graph
 from kg.query.results import RESULT_FORMATS, format_result
 from kg.query.serve import Endpoint, is_loopback, open_endpoint
-from kg.query.sparql import QUERY_PREFIXES, QueryResult, Term, check_query, parse_term, run_query
+from kg.query.sparql import QueryResult, Term, parse_term, run_query
 from kg.query.store import (
     SOURCE_STAMP,
     STORE_NAME,
@@ -30,6 +30,7 @@ from kg.query.store import (
     store_from_rdflib,
     write_store,
 )
+from kg.query.syntax import QUERY_PREFIXES, check_query
 
 __all__ = [
     "run_query",

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kg.errors import QueryError
-from kg.query.sparql import QUERY_PREFIXES, check_query, syntax_error
+from kg.query.syntax import QUERY_PREFIXES, check_query, syntax_error
 
 __all__ = ["Reply", "answer", "query_of", "READ_ONLY"]
 
