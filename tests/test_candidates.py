@@ -106,6 +106,15 @@ def test_a_gerund_after_a_preposition_is_a_verb_not_the_start_of_a_phrase():
     assert "denoising images" in found
 
 
+def test_a_gerund_after_an_adverb_is_a_participle_not_the_start_of_a_phrase():
+    sentences = [
+        "We prove a nearly matching sample complexity and use early stopping with flow matching."
+    ]
+    found = loose(sentences) | set(texts(sentences))
+    assert not any(p.startswith("matching") for p in found)
+    assert {"early stopping", "flow matching"} <= found
+
+
 def test_acronym_may_skip_one_inner_word():
     assert acronyms("We design Sparse Attention with Routing Tokens (SRT).") == {
         "SRT": "Sparse Attention with Routing Tokens"

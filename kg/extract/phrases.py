@@ -108,7 +108,7 @@ def _breaks(word: str) -> bool:
     low = word.lower()
     if low in STOP_WORDS or low in VERBS or _CITATION.match(word) or len(word) == 1:
         return True
-    if low.endswith("ly") and len(low) > 4 and low not in NOT_ADVERBS_LY:
+    if _adverb(low):
         return True  # adverbs: "provably", "consistently"
     if word.islower() and len(low) > 6 and low.endswith(("ize", "izes", "ise", "ises")):
         return not low.endswith("wise") and low not in NOT_VERBS_ISE  # "incentivize"
@@ -139,6 +139,9 @@ def chunks(sentence: str) -> list[list[str]]:
         if not current:
             after_and = k > 0 and found[k - 1][0].lower() == "and" and not gap.strip()
         following = found[k + 1][0].lower() if k + 1 < len(found) else ""
+        if not current and k > 0 and not gap.strip() and _verb_after(found[k - 1][0], tok):
+            last_end = end
+            continue  # "nearly matching X": a participle, not the start of a phrase
         if current and _verb_here(tok, following, after_and):
             runs.append(current)
             current = []
@@ -194,9 +197,25 @@ def loose_chunks(sentence: str) -> list[list[str]]:
 
 
 def _verb_after(previous: str, word: str) -> bool:
-    """Whether a gerund is a verb by the word before it: "by relating X", "for solving X"."""
+    """Whether an -ing word is a verb by the word before it.
+
+    After a preposition, one that names nothing is ("by relating X", "for
+    solving X"); after an adverb, any is ("a nearly matching lower bound").
+
+    >>> _verb_after("by", "relating"), _verb_after("nearly", "matching")
+    (True, True)
+    >>> _verb_after("for", "matching"), _verb_after("early", "stopping")
+    (False, False)
+    """
     low = word.lower()
-    return previous in _GERUND_VERB_AFTER and low.endswith("ing") and low not in NOMINAL_ING
+    if not low.endswith("ing"):
+        return False
+    return _adverb(previous) or (previous in _GERUND_VERB_AFTER and low not in NOMINAL_ING)
+
+
+def _adverb(word: str) -> bool:
+    low = word.lower()
+    return low.endswith("ly") and len(low) > 4 and low not in NOT_ADVERBS_LY
 
 
 def _verb_here(word: str, following: str, after_and: bool) -> bool:
