@@ -52,6 +52,10 @@ _CITATION = re.compile(r"^(?:[A-Z]{2,5}\d{2}[a-z]?|[A-Z][a-z]+\d{4}[a-z]?)$")
 _GERUND_VERB_AFTER = frozenset(
     "by for of in on when while after before via without through towards toward".split()
 )
+# Words that open a noun phrase: a word right before one ends the phrase before it.
+_DETERMINERS = frozenset("a an the this these those its their our".split())
+# Endings of -s words that are not verb forms ("class", "status", "analysis", "physics").
+_NOT_VERB_S = ("ss", "us", "is", "ics")
 # Adjective endings (nouns that share them are listed in the lexicon).
 _ADJ_ENDING = re.compile(r"(?:ous|ical|ive|able|ible|ic|al|ful|less|ary)$")
 
@@ -219,9 +223,24 @@ def _adverb(word: str) -> bool:
 
 
 def _verb_here(word: str, following: str, after_and: bool) -> bool:
-    """Whether a noun-or-verb word after a noun is the verb ("debate run into", "budget track")."""
-    if word.lower() not in NOUN_VERBS:
-        return False
+    """Whether a word after a noun is the verb ("debate run into", "budget track").
+
+    A base form that is also a noun (:data:`~kg.lexicon.NOUN_VERBS`) is, before
+    a particle or determiner; so is any lower-case -s form right before a
+    determiner, which no noun phrase goes on to ("the tool indicates a
+    rise", "the Internet offers the ...").
+
+    >>> _verb_here("indicates", "a", False), _verb_here("methods", "for", False)
+    (True, False)
+    """
+    low = word.lower()
+    if low not in NOUN_VERBS:
+        return (
+            following in _DETERMINERS
+            and word.islower()
+            and low.endswith("s")
+            and not low.endswith(_NOT_VERB_S)
+        )
     return following in VERB_FOLLOWERS or (
         after_and and bool(following) and following not in STOP_WORDS
     )
