@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from kg.extract.acronyms import acronyms
-from kg.extract.phrases import chunks, is_generic, loose_chunks, spans, tokens, trim
+from kg.extract.phrases import chunks, is_generic, is_weak, loose_chunks, spans, tokens, trim
 from kg.lexicon import (
     ESTABLISHED,
     GENERIC_NOUNS,
@@ -24,6 +24,7 @@ from kg.lexicon import (
     STOP_WORDS,
     VERBS,
     head,
+    is_fixed_term,
     looks_like_name,
     lower_case_words,
     variant_key,
@@ -211,7 +212,7 @@ def candidates(
                     defined_here.append(key)
     for index, sentence in enumerate(sentences):
         context = _Context.of(sentence)
-        for words in _loose_phrases(sentence, seen):
+        for words in _loose_phrases(sentence, seen, abstract):
             key = " ".join(words).lower()
             seen[key] = replace(_candidate(words, index, context, abstract), loose=True)
             if context.defines(sentence.find(" ".join(words)), len(key)):
@@ -229,24 +230,35 @@ def _phrases(sentence: str, max_words: int, abstract: _Abstract) -> Iterator[lis
     for run in chunks(sentence):
         for span in spans(run, max_words):
             whole = " ".join(span).lower()
-            fixed = whole in abstract.terms or whole in abstract.expansions
+            fixed = _fixed(whole, abstract)
             words = span if fixed else trim(span)
             if words and len(words) == len(span) and not is_generic(" ".join(words)):
                 yield words
 
 
-def _loose_phrases(sentence: str, seen: dict[str, Candidate]) -> Iterator[list[str]]:
+def _loose_phrases(
+    sentence: str, seen: dict[str, Candidate], abstract: _Abstract
+) -> Iterator[list[str]]:
     """The sentence's loose phrases (:func:`loose_chunks`) that no strict one already gave.
 
     None ends in a participle, an adjective or a weak word; a weak modifier
-    may lead ("natural language processing"), which the ranker weighs.
+    leads only a fixed term ("natural language processing", not "standard
+    optimisers"), and the ranker weighs the rest.
     """
     for run in loose_chunks(sentence):
         for span in spans(run, LOOSE_MAX_WORDS):
             tail = span[1:] or span
             text = " ".join(span)
+            if is_weak(span[0]) and not _fixed(text.lower(), abstract):
+                continue
             if trim(tail) == tail and text.lower() not in seen and not is_generic(text):
                 yield span
+
+
+def _fixed(phrase: str, abstract: _Abstract) -> bool:
+    """A term whose leading weak modifier is part of it: a field's name, a defined
+    expansion, or a fixed term of ML writing (:func:`kg.lexicon.is_fixed_term`)."""
+    return phrase in abstract.terms or phrase in abstract.expansions or is_fixed_term(phrase)
 
 
 def _candidate(words: list[str], index: int, context: _Context, abstract: _Abstract) -> Candidate:

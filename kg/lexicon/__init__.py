@@ -40,6 +40,7 @@ __all__ = [
     "KIND_NOUNS",
     "COMPOUND_PARTICLES",
     "ESTABLISHED",
+    "is_fixed_term",
     "words",
     "singular",
     "head",
@@ -123,6 +124,24 @@ def _common_phrases() -> dict[str, float]:
     text = (_HERE / "common_phrases.tsv").read_text(encoding="utf-8")
     rows = (line.split("\t") for line in text.splitlines() if not line.startswith("#"))
     return {key: float(share) for share, key in rows}
+
+
+@lru_cache(maxsize=1)
+def _fixed_terms() -> frozenset[str]:
+    text = (_HERE / "fixed_terms.tsv").read_text(encoding="utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
+
+
+def is_fixed_term(phrase: str) -> bool:
+    """Whether ML abstracts use a phrase led by a weak modifier as a term of its own.
+
+    The modifier is bound ("optimal transport", "natural language processing"),
+    not free ("standard optimisers"); measured on ICML 2024 (bench/common_phrases.py).
+
+    >>> is_fixed_term("Optimal Transport"), is_fixed_term("standard optimisers")
+    (True, False)
+    """
+    return " ".join(variant_key(w) for w in phrase.split()) in _fixed_terms()
 
 
 def background_share(phrase: str) -> float:
