@@ -133,6 +133,42 @@ def test_a_proposed_name_keeps_the_confidence_such_names_earn():
     assert scored["message passing"].prob == pytest.approx(0.2)
 
 
+def test_a_title_phrase_is_a_concept_as_likely_as_it_is_one_at_all():
+    import numpy as np
+
+    from kg.extract.candidates import Candidate
+    from kg.extract.classify import FEATURE_NAMES, CandidateClassifier
+    from kg.extract.embed import EMBEDDING_DIM
+    from kg.extract.select import CandidateTable, classified
+
+    # A concept with probability 0.2, split evenly between method and problem (0.1 each).
+    unsure = CandidateClassifier(
+        coef=np.zeros((4, len(FEATURE_NAMES))),
+        intercept=np.array([np.log(0.2 / 0.8), 0.0, 0.0, -30.0]),
+        mean=np.zeros(len(FEATURE_NAMES) - EMBEDDING_DIM),
+        scale=np.ones(len(FEATURE_NAMES) - EMBEDDING_DIM),
+        thresholds={"method": 0.5, "problem": 0.5},
+        trained_on="a test",
+    )
+    cands = [Candidate("wavelet packet coding", 0), Candidate("subband filter design", 1)]
+    X = np.zeros((2, len(FEATURE_NAMES)))
+    titled = {
+        s.candidate.text: s for s in classified(CandidateTable(cands, [0.5, 0.5], X, True), unsure)
+    }
+    assert titled["wavelet packet coding"].kind is not None
+    assert titled["wavelet packet coding"].prob == pytest.approx(0.2)
+    assert titled["subband filter design"].kind is None  # the same doubt, outside the title
+    untitled = classified(CandidateTable(cands, [0.5, 0.5], X, False), unsure)
+    assert all(s.kind is None for s in untitled)  # no title: the first sentence is no title
+
+
+def test_a_phrase_led_by_a_free_modifier_is_never_kept():
+    free = {"free_modifier": True}
+    assert _kept(["standard optimisers", "Thompson sampling"], **{"standard optimisers": free}) == [
+        "Thompson sampling"
+    ]
+
+
 # --- classifier features ----------------------------------------------------
 
 _TEXT = st.text(alphabet="ab _-é1\u00b2.", max_size=25)

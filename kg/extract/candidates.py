@@ -88,6 +88,9 @@ class Candidate:
         loose: True when only the wider runs of :func:`loose_chunks` yield
             it: it may hold a participle ("simulated annealing") or be no
             phrase at all, which the learned ranker weighs.
+        free_modifier: True when it starts with a weak modifier that is free
+            here ("standard optimisers", not "optimal transport"): offered to
+            the ranker, never a concept itself (its rest may be).
     """
 
     text: str
@@ -97,6 +100,7 @@ class Candidate:
     expansion: str | None = None
     keyword: bool = False
     loose: bool = False
+    free_modifier: bool = False
 
 
 @dataclass(frozen=True)
@@ -212,9 +216,11 @@ def candidates(
                     defined_here.append(key)
     for index, sentence in enumerate(sentences):
         context = _Context.of(sentence)
-        for words in _loose_phrases(sentence, seen, abstract):
+        for words in _loose_phrases(sentence, seen):
             key = " ".join(words).lower()
-            seen[key] = replace(_candidate(words, index, context, abstract), loose=True)
+            free = is_weak(words[0]) and not _fixed(key, abstract)
+            candidate = _candidate(words, index, context, abstract)
+            seen[key] = replace(candidate, loose=True, free_modifier=free)
             if context.defines(sentence.find(" ".join(words)), len(key)):
                 defined_here.append(key)
     if not any(c.proposed for c in seen.values()):
@@ -236,21 +242,17 @@ def _phrases(sentence: str, max_words: int, abstract: _Abstract) -> Iterator[lis
                 yield words
 
 
-def _loose_phrases(
-    sentence: str, seen: dict[str, Candidate], abstract: _Abstract
-) -> Iterator[list[str]]:
+def _loose_phrases(sentence: str, seen: dict[str, Candidate]) -> Iterator[list[str]]:
     """The sentence's loose phrases (:func:`loose_chunks`) that no strict one already gave.
 
     None ends in a participle, an adjective or a weak word; a weak modifier
-    leads only a fixed term ("natural language processing", not "standard
-    optimisers"), and the ranker weighs the rest.
+    may lead ("natural language processing", "standard optimisers"), and
+    :func:`_fixed` tells a term from a free modifier.
     """
     for run in loose_chunks(sentence):
         for span in spans(run, LOOSE_MAX_WORDS):
             tail = span[1:] or span
             text = " ".join(span)
-            if is_weak(span[0]) and not _fixed(text.lower(), abstract):
-                continue
             if trim(tail) == tail and text.lower() not in seen and not is_generic(text):
                 yield span
 
