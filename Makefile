@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test docs browser lint eval clean
+.PHONY: run test docs browser lint eval quotes clean
 
 run: $(STAMP)
 	$(BIN)/kg build
@@ -45,6 +45,10 @@ DATA ?= ../shared/data
 eval: $(STAMP)
 	$(BIN)/kg eval $(DATA)/scierc_dev.jsonl
 	$(BIN)/kg eval $(DATA)/iclr2024_dev.jsonl
+
+# Refit the outputs README.md and docs/ quote to what kg prints now (tests/requote.py).
+quotes: $(STAMP)
+	$(BIN)/python tests/requote.py
 
 clean:
 	rm -rf $(VENV) output .output.kg-lock site
