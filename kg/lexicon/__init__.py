@@ -141,7 +141,10 @@ def is_fixed_term(phrase: str) -> bool:
     >>> is_fixed_term("Optimal Transport"), is_fixed_term("standard optimisers")
     (True, False)
     """
-    return " ".join(variant_key(w) for w in phrase.split()) in _fixed_terms()
+    words = phrase.split()
+    if not words or words[0].lower() not in WEAK_MODIFIERS:
+        return False  # every fixed term is led by one (most phrases checked are not)
+    return " ".join(variant_key(w) for w in words) in _fixed_terms()
 
 
 def background_share(phrase: str) -> float:
