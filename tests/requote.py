@@ -31,8 +31,10 @@ Edit = tuple[int, int, list[str]]  # first quoted line (1-based), lines quoted, 
 
 def fit_line(quote: str, line: str) -> str:
     """``quote`` if it still matches ``line``; else ``line``, cut where ``quote`` was cut."""
-    if pages.quoted_line(quote, line) or "…" not in quote:
-        return quote if pages.quoted_line(quote, line) else line
+    if pages.quoted_line(quote, line):
+        return quote
+    if "…" not in quote:
+        return line
     keep = len(quote.split("…")[0].rstrip())
     cut = line[:keep]
     if len(line) > keep and " " in cut:
@@ -80,8 +82,10 @@ def refit(directory: Path) -> dict[str, tuple[list[Edit], list[tuple[int, int]]]
                     while lines[at - 1].endswith("\\"):
                         at += 1
                     quotes.append((at + 1, len(command.quoted), fit(command.quoted, output)))
-                if command.rows is not None and shell.rows(command.text) != command.rows:
-                    rows.append((command.rows, shell.rows(command.text)))
+                if command.rows is not None:
+                    counted = shell.rows(command.text)
+                    if counted != command.rows:
+                        rows.append((command.rows, counted))
     finally:
         shell.close()
     for script in pages.scripts():
