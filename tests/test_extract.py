@@ -228,6 +228,22 @@ def _kept(
     return [m.text for m in select_mentions(scored, sentences, limits, 0.0)]
 
 
+def test_a_class_whose_modifier_ends_in_an_adjective_names_no_member():
+    # "the core statistical mechanisms": its member would be "core statistical", no phrase.
+    kept = _kept(["core statistical mechanisms", "sparse coding algorithms", "Thompson sampling"])
+    assert sorted(kept) == ["Thompson sampling", "sparse coding"]
+
+
+def test_correct_is_a_weak_modifier():
+    from kg.extract.phrases import trim
+
+    assert trim("correct in-context learning solution".split()) == [
+        "in-context",
+        "learning",
+        "solution",
+    ]
+
+
 def test_umbrellas_are_no_papers_concept_and_a_class_is_its_member():
     kept = _kept(["LLMs", "bandit algorithms", "gradient boosting algorithms", "Thompson sampling"])
     assert sorted(kept) == ["Thompson sampling", "gradient boosting"]

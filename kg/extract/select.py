@@ -15,7 +15,7 @@ import numpy as np
 
 from kg.extract.candidates import Candidate
 from kg.extract.classify import CLASSES, CandidateClassifier, occurrences
-from kg.extract.phrases import is_generic, names_quantity
+from kg.extract.phrases import is_generic, names_quantity, trim
 from kg.lexicon import (
     CLASS_NOUNS,
     KIND_NOUNS,
@@ -170,6 +170,8 @@ def _typed(
     if is_general_word(c.text) and not c.keyword:
         kind = None  # "space", "token": general English, never a concept alone
     member = class_member(c.text)  # "gradient boosting algorithms": gradient boosting
+    if member is not None and trim(member.split()) != member.split():
+        member = None  # "core statistical mechanisms": "core statistical" names nothing
     if member is not None and member != c.text:
         c = replace(c, text=member)
     own = c.keyword or c.proposed or (titled and c.sentence == 0)
