@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 from scipy.special import softmax
@@ -65,6 +65,7 @@ class _Term:
     folded: bool
 
     @classmethod
+    @lru_cache(maxsize=4096)  # a build sets up ~900 labels: more than re's own cache keeps
     def of(cls, term: str) -> _Term:
         acronym = is_acronym(term)
         parts = re.split(r"[-\s]+", term)
