@@ -133,3 +133,21 @@ def test_parse_error_names_the_line(tmp_path) -> None:  # type: ignore[no-untype
 def test_missing_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(TaxonomyError, match="not found"):
         load_taxonomy(tmp_path / "nope.ttl")
+
+
+def test_a_file_is_parsed_once_per_content(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import kg.taxonomy
+
+    parsed = []
+    parse = kg.taxonomy._parse
+    monkeypatch.setattr(kg.taxonomy, "_parse", lambda path: parsed.append(path) or parse(path))
+    path = tmp_path / "mine.ttl"
+    one = (
+        "@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n"
+        '<https://e.org/a> a skos:Concept ; skos:prefLabel "{}" .\n'
+    )
+    path.write_text(one.format("vision"))
+    first = load_taxonomy(path)
+    assert load_taxonomy(path) is first and len(parsed) == 1
+    path.write_text(one.format("speech"))  # same size, perhaps the same modification time
+    assert [f.label for f in load_taxonomy(path).fields] == ["speech"] and len(parsed) == 2
