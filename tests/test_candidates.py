@@ -206,6 +206,9 @@ def test_quantities_and_assumptions_are_neither_methods_nor_problems():
     assert names_quantity("Weibull marginals")
     assert not names_quantity("Kalman filter")
     assert not names_quantity("RB-Bound")  # a name stays whatever its last word
+    # A property a result has, not a method or a problem: "we prove linear convergence".
+    assert names_quantity("linear convergence") and names_quantity("local Lipschitz continuity")
+    assert names_quantity("strong convexity") and not names_quantity("convex optimization")
 
 
 def test_words_the_taxonomy_writes_in_lower_case_lose_a_sentence_initial_capital():
