@@ -4,7 +4,10 @@ What a graph holds (``ontology/kg.ttl`` defines every ``kg:`` term,
 ``ontology/shapes.ttl`` states what each node must carry):
 
 - **papers**: ``kg:Paper`` and ``schema:ScholarlyArticle`` with DCTERMS
-  metadata; each author a ``dcterms:Agent`` node of that paper;
+  metadata; kg's id and each identifier of another system (``doi:10.1145/…``)
+  as ``dcterms:identifier``, the identifiers' resolvable IRIs
+  (``https://doi.org/…``) as ``schema:sameAs``, the source's link as
+  ``schema:url``; each author a ``dcterms:Agent`` node of that paper;
 - **concepts**: methods and problems as SKOS concepts of the scheme
   ``kg:concepts`` (``skos:broader`` between them, ``skos:broadMatch`` to a
   field); fields as the taxonomy's own SKOS concepts, in its scheme, with their
@@ -38,6 +41,7 @@ from rdflib.namespace import DCTERMS, PROV, SKOS
 from kg.graph.edges import explain  # the NetworkX edge's explanation, word for word
 from kg.graph.iris import concept_iri, overlap_iri, paper_iri
 from kg.graph.provenance import Provenance
+from kg.ingest import resolvable
 from kg.model import Concept, Edge, Kind, KnowledgeGraph, Link, Paper, Role
 from kg.taxonomy import Taxonomy
 from kg.terms import Terms, rdflib_graph, sort_triples
@@ -180,6 +184,11 @@ def _add_paper(g: Sink, p: Paper, label: str) -> None:
     g.add((node, _RDF.type, _KG.Paper))
     g.add((node, _RDF.type, _SCHEMA.ScholarlyArticle))
     g.add((node, _DC.identifier, ox.Literal(p.id)))
+    for scheme, value in p.ids:
+        g.add((node, _DC.identifier, ox.Literal(f"{scheme}:{value}")))
+        g.add((node, _SCHEMA.sameAs, ox.NamedNode(resolvable(scheme, value))))
+    if p.url:
+        g.add((node, _SCHEMA.url, ox.NamedNode(p.url)))
     g.add((node, _DC.title, ox.Literal(label)))
     if not p.title:
         g.add((node, _KG.derivedTitle, ox.Literal("true", datatype=_XSD.boolean)))

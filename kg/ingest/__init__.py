@@ -20,6 +20,7 @@ from kg.defaults import MAX_FILE_BYTES
 from kg.errors import InputError, SkippedError
 from kg.ingest.files import check_outside, file_text, input_files
 from kg.ingest.formats import FORMATS, SUPPORTED_SUFFIXES, read_file
+from kg.ingest.identifiers import RESOLVERS, SCHEMES, resolvable
 from kg.ingest.papers import paper_id, papers
 from kg.ingest.records import DUPLICATE, FIELDS, NO_ABSTRACT, NOT_FOUND, Context, Record, Skip
 from kg.model import Paper
@@ -32,6 +33,9 @@ __all__ = [
     "Reading",
     "Skip",
     "paper_id",
+    "resolvable",
+    "RESOLVERS",
+    "SCHEMES",
     "SUPPORTED_SUFFIXES",
     "FORMATS",
     "FIELDS",

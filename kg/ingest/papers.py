@@ -83,6 +83,8 @@ def papers(
                 venue=record.venue,
                 keywords=record.keywords,
                 source=record.source,
+                ids=record.ids,
+                url=record.url,
             )
         )
     if progress:
@@ -99,4 +101,6 @@ def _merged(paper: Paper, record: Record) -> Paper:
         year=paper.year if paper.year is not None else record.year,
         venue=paper.venue or record.venue,
         keywords=paper.keywords or record.keywords,
+        ids=tuple(dict.fromkeys(paper.ids + record.ids)),
+        url=paper.url or record.url,
     )
