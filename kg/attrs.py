@@ -34,6 +34,7 @@ __all__ = [
     "IDENTIFIERS",
     "URL",
     "LINK",
+    "SOURCES",
 ]
 
 #: Every node's and edge's type: one of the five below.
@@ -68,3 +69,5 @@ IDENTIFIERS = "identifiers"
 URL = "url"  # the source's link to a paper (http or https), or None
 #: Where to read a paper: its source's link, else the IRI its first identifier resolves at, or None.
 LINK = "link"
+#: Every ``file:line`` a paper was read from: its record's, then those merged into it.
+SOURCES = "sources"

@@ -91,6 +91,8 @@ class Paper:
             (``("doi", "10.1145/3292500")``, ``("arxiv", "2402.12354")``); the
             schemes are those of :data:`kg.ingest.identifiers.SCHEMES`.
         url: The source's link to the paper (an http(s) URL), or None.
+        other_sources: ``file:line`` of every other record of this paper that
+            was merged into it (:mod:`kg.ingest.dedup`).
     """
 
     id: str
@@ -104,6 +106,7 @@ class Paper:
     source: str = ""
     ids: tuple[tuple[str, str], ...] = ()
     url: str | None = None
+    other_sources: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

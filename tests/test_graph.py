@@ -279,3 +279,21 @@ def test_small_graphs_conform_to_the_shapes(member):
     kg = small_kg(member, rule=EVERY_PAIR, kinds={"c5": Kind.PROBLEM}, broader=_c1_under_c0(member))
     report = validate(to_rdf(kg), "full")
     assert report.conforms, [str(v) for v in report.violations]
+
+
+def test_papers_sharing_a_title_are_told_apart_by_author_and_year():
+    def paper(pid: str, authors: tuple[str, ...], year: int | None) -> Paper:
+        return Paper(pid, "abstract", "abstract", "Attention", authors, year)
+
+    papers = [
+        paper("a", ("Vaswani, Ashish",), 2017),
+        paper("b", ("Bo Li",), 2017),
+        paper("c", ("Bo Li",), 2017),
+        paper("d", (), None),
+    ]
+    assert paper_labels(papers, (), ()) == {
+        "a": "Attention (Vaswani 2017)",
+        "b": "Attention (Li 2017) [b]",
+        "c": "Attention (Li 2017) [c]",
+        "d": "Attention",
+    }

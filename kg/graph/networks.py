@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import networkx as nx
 
-from kg.attrs import BROADER, CONCEPT, IDENTIFIERS, LINK, MENTIONS, PAPER, SHARES, URL
+from kg.attrs import BROADER, CONCEPT, IDENTIFIERS, LINK, MENTIONS, PAPER, SHARES, SOURCES, URL
 from kg.graph.edges import explain
 from kg.graph.iris import concept_iri, concept_node, paper_iri, paper_node
 from kg.ingest import resolvable
@@ -49,6 +49,7 @@ def concept_graph(record: KnowledgeGraph) -> nx.Graph:
                 IDENTIFIERS: [f"{scheme}:{value}" for scheme, value in p.ids],
                 URL: p.url,
                 LINK: _link(p),
+                SOURCES: [s for s in (p.source, *p.other_sources) if s],
             },
         )
     field_iris = record.field_iris

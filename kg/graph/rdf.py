@@ -206,8 +206,9 @@ def _add_paper(g: Sink, p: Paper, label: str) -> None:
         g.add((node, _KG.venue, ox.Literal(p.venue)))
     for keyword in p.keywords:
         g.add((node, _SCHEMA.keywords, ox.Literal(keyword)))
-    if p.source:
-        g.add((node, _KG.source, ox.Literal(p.source)))
+    for source in (p.source, *p.other_sources):
+        if source:
+            g.add((node, _KG.source, ox.Literal(source)))
 
 
 def _add_concept(
