@@ -69,6 +69,7 @@ class KG(DefinedNamespace):
     derivedTitle: URIRef
     source: URIRef
     authorPosition: URIRef
+    person: URIRef  # an author node's schema:Person
 
     # Provenance
     sha256: URIRef

@@ -21,7 +21,7 @@ from kg.graph import (
     to_networkx,
     to_rdf,
 )
-from kg.model import Concept, How, Kind, Link, Paper, Role
+from kg.model import Concept, How, Kind, KnowledgeGraph, Link, Paper, Role
 from kg.taxonomy import load_taxonomy
 from kg.vocab import KG
 
@@ -297,3 +297,36 @@ def test_papers_sharing_a_title_are_told_apart_by_author_and_year():
         "c": "Attention (Li 2017) [c]",
         "d": "Attention",
     }
+
+
+def test_authors_are_persons_across_papers_with_their_order_kept():
+    from rdflib import Literal, Namespace
+    from rdflib.namespace import DCTERMS
+
+    from kg.taxonomy import load_taxonomy
+    from kg.vocab import KG, SCHEMA
+
+    papers = (
+        Paper("a", "abstract a", "abstract a", "A", ("Hayou, Soufiane", "Bin Yu")),
+        Paper("b", "abstract b", "abstract b", "B", ("Soufiane  Hayou",)),
+        Paper("c", "abstract c", "abstract c", "C", ("S. Hayou", "!!")),
+    )
+    record = KnowledgeGraph(papers, (), (), {p.id: p.title for p in papers}, load_taxonomy())
+    g = to_rdf(record)
+    person = Namespace("https://w3id.org/kg/person/")
+    hayou = person["soufiane-hayou"]
+    assert set(g.subjects(SCHEMA.author, hayou)) == {paper_iri("a"), paper_iri("b")}
+    assert set(g.objects(hayou, SCHEMA.name)) == {
+        Literal("Hayou, Soufiane"),
+        Literal("Soufiane  Hayou"),
+    }
+    assert (paper_iri("c"), SCHEMA.author, person["s-hayou"]) in g  # another form, another person
+    order = {
+        int(g.value(a, KG.authorPosition)): g.value(a, KG.person)
+        for a in g.objects(paper_iri("a"), DCTERMS.creator)
+    }
+    assert order == {1: hayou, 2: person["bin-yu"]}
+    nameless = [
+        a for a in g.objects(paper_iri("c"), DCTERMS.creator) if g.value(a, KG.person) is None
+    ]
+    assert [str(g.value(a, SCHEMA.name)) for a in nameless] == ["!!"]

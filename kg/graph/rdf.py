@@ -7,7 +7,9 @@ What a graph holds (``ontology/kg.ttl`` defines every ``kg:`` term,
   metadata; kg's id and each identifier of another system (``doi:10.1145/…``)
   as ``dcterms:identifier``, the identifiers' resolvable IRIs
   (``https://doi.org/…``) as ``schema:sameAs``, the source's link as
-  ``schema:url``; each author a ``dcterms:Agent`` node of that paper;
+  ``schema:url``; each person who wrote it ``schema:author``, a
+  ``schema:Person`` with one IRI per name however written (each form a
+  ``schema:name``); each author a ``dcterms:Agent`` node of that paper;
 - **concepts**: methods and problems as SKOS concepts of the scheme
   ``kg:concepts`` (``skos:broader`` between them, ``skos:broadMatch`` to a
   field); fields as the taxonomy's own SKOS concepts, in its scheme, with their
@@ -39,7 +41,7 @@ from rdflib import RDF, RDFS, XSD, Graph, URIRef
 from rdflib.namespace import DCTERMS, PROV, SKOS
 
 from kg.graph.edges import explain  # the NetworkX edge's explanation, word for word
-from kg.graph.iris import concept_iri, overlap_iri, paper_iri
+from kg.graph.iris import concept_iri, overlap_iri, paper_iri, person_iri
 from kg.graph.provenance import Provenance
 from kg.ingest import resolvable
 from kg.model import Concept, Edge, Kind, KnowledgeGraph, Link, Paper, Role
@@ -197,9 +199,14 @@ def _add_paper(g: Sink, p: Paper, label: str) -> None:
         author = _data(f"paper/{p.id}/author/{position}")
         g.add((node, _DC.creator, author))
         g.add((author, _RDF.type, _DC.Agent))
-        g.add((author, _RDF.type, _SCHEMA.Person))
         g.add((author, _SCHEMA.name, ox.Literal(name)))
         g.add((author, _KG.authorPosition, ox.Literal(str(position), datatype=_XSD.integer)))
+        person = person_iri(name)
+        if person is not None:
+            g.add((author, _KG.person, _node(person)))
+            g.add((node, _SCHEMA.author, _node(person)))
+            g.add((_node(person), _RDF.type, _SCHEMA.Person))
+            g.add((_node(person), _SCHEMA.name, ox.Literal(name)))
     if p.year is not None:
         g.add((node, _DC.issued, ox.Literal(str(p.year), datatype=_XSD.gYear)))
     if p.venue:
