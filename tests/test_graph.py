@@ -330,3 +330,23 @@ def test_authors_are_persons_across_papers_with_their_order_kept():
         a for a in g.objects(paper_iri("c"), DCTERMS.creator) if g.value(a, KG.person) is None
     ]
     assert [str(g.value(a, SCHEMA.name)) for a in nameless] == ["!!"]
+
+
+def test_venues_are_entities_shared_by_their_papers():
+    from rdflib import RDF, Literal, URIRef
+
+    from kg.taxonomy import load_taxonomy
+    from kg.vocab import KG, SCHEMA
+
+    papers = (
+        Paper("a", "abstract a", "abstract a", "A", venue="ICML"),
+        Paper("b", "abstract b", "abstract b", "B", venue="icml."),
+        Paper("c", "abstract c", "abstract c", "C", venue="NeurIPS"),
+        Paper("d", "abstract d", "abstract d", "D"),
+    )
+    g = to_rdf(KnowledgeGraph(papers, (), (), {p.id: p.title for p in papers}, load_taxonomy()))
+    icml = URIRef("https://w3id.org/kg/venue/icml")
+    assert set(g.subjects(SCHEMA.isPartOf, icml)) == {paper_iri("a"), paper_iri("b")}
+    assert (icml, RDF.type, KG.Venue) in g
+    assert set(g.objects(icml, SCHEMA.name)) == {Literal("ICML"), Literal("icml.")}
+    assert g.value(paper_iri("d"), SCHEMA.isPartOf) is None

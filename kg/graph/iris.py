@@ -12,11 +12,19 @@ from urllib.parse import quote
 
 from rdflib import URIRef
 
-from kg.ingest import person_key
+from kg.ingest import person_key, title_key
 from kg.model import Concept, Kind
 from kg.vocab import DATA
 
-__all__ = ["paper_iri", "concept_iri", "overlap_iri", "person_iri", "paper_node", "concept_node"]
+__all__ = [
+    "paper_iri",
+    "concept_iri",
+    "overlap_iri",
+    "person_iri",
+    "venue_iri",
+    "paper_node",
+    "concept_node",
+]
 
 
 def paper_iri(paper_id: str) -> URIRef:
@@ -40,6 +48,16 @@ def person_iri(name: str) -> URIRef | None:
     """
     key = person_key(name)
     return DATA["person/" + quote("-".join(key.split()), safe="-")] if key else None
+
+
+def venue_iri(venue: str) -> URIRef | None:
+    """The venue a name stands for, compared as titles are (case, LaTeX, punctuation ignored).
+
+    >>> str(venue_iri("ICML")), venue_iri("Proc. ICML") == venue_iri("proc ICML"), venue_iri("--")
+    ('https://w3id.org/kg/venue/icml', True, None)
+    """
+    key = title_key(venue)
+    return DATA["venue/" + quote("-".join(key.split()), safe="-")] if key else None
 
 
 def overlap_iri(a: str, b: str) -> URIRef:

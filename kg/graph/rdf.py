@@ -9,7 +9,8 @@ What a graph holds (``ontology/kg.ttl`` defines every ``kg:`` term,
   (``https://doi.org/…``) as ``schema:sameAs``, the source's link as
   ``schema:url``; each person who wrote it ``schema:author``, a
   ``schema:Person`` with one IRI per name however written (each form a
-  ``schema:name``); each author a ``dcterms:Agent`` node of that paper;
+  ``schema:name``); its venue a ``kg:Venue`` (``schema:isPartOf``); each
+  author a ``dcterms:Agent`` node of that paper;
 - **concepts**: methods and problems as SKOS concepts of the scheme
   ``kg:concepts`` (``skos:broader`` between them, ``skos:broadMatch`` to a
   field); fields as the taxonomy's own SKOS concepts, in its scheme, with their
@@ -41,7 +42,7 @@ from rdflib import RDF, RDFS, XSD, Graph, URIRef
 from rdflib.namespace import DCTERMS, PROV, SKOS
 
 from kg.graph.edges import explain  # the NetworkX edge's explanation, word for word
-from kg.graph.iris import concept_iri, overlap_iri, paper_iri, person_iri
+from kg.graph.iris import concept_iri, overlap_iri, paper_iri, person_iri, venue_iri
 from kg.graph.provenance import Provenance
 from kg.ingest import resolvable
 from kg.model import Concept, Edge, Kind, KnowledgeGraph, Link, Paper, Role
@@ -211,6 +212,11 @@ def _add_paper(g: Sink, p: Paper, label: str) -> None:
         g.add((node, _DC.issued, ox.Literal(str(p.year), datatype=_XSD.gYear)))
     if p.venue:
         g.add((node, _KG.venue, ox.Literal(p.venue)))
+        venue = venue_iri(p.venue)
+        if venue is not None:
+            g.add((node, _SCHEMA.isPartOf, _node(venue)))
+            g.add((_node(venue), _RDF.type, _KG.Venue))
+            g.add((_node(venue), _SCHEMA.name, ox.Literal(p.venue)))
     for keyword in p.keywords:
         g.add((node, _SCHEMA.keywords, ox.Literal(keyword)))
     for source in (p.source, *p.other_sources):
