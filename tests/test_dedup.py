@@ -143,3 +143,56 @@ def test_the_summary_says_what_was_merged(tmp_path, fake_model):
     assert result.exit_code == 0, result.output
     assert "merged 1 record" in result.output
     assert "in.jsonl:2: same DOI as " in result.output
+
+
+def test_one_library_in_three_formats_gives_each_paper_once_with_every_id(tmp_path):
+    """The issue's target: arXiv lines, a BibTeX export and OpenAlex works of the same papers."""
+    papers = [
+        ("LoRA+: Efficient Low Rank Adaptation of Large Models", "Soufiane Hayou", "2402.12354"),
+        ("Position: Graph Foundation Models Are Already Here", "Haitao Mao", "2402.02216"),
+        ("Stealing Part of a Production Language Model", "Nicholas Carlini", "2403.06634"),
+    ]
+
+    def text(n: int, where: str) -> str:
+        return f"We study problem number {n} and propose method {n}, as the {where} copy says."
+
+    arxiv, bib, works = [], [], []
+    for n, (title, author, arxiv_id) in enumerate(papers):
+        given, family = author.split()
+        arxiv.append(
+            {
+                "id": arxiv_id,
+                "submitter": author,
+                "title": title.replace(" ", "\n  ", 1),
+                "abstract": text(n, "arXiv"),
+                "authors_parsed": [[family, given, ""]],
+                "versions": [{"version": "v1", "created": "Mon, 19 Feb 2024 18:33:49 GMT"}],
+            }
+        )
+        if n == 0:  # only the first paper is in all three
+            bib.append(
+                f"@inproceedings{{key{n}, title={{{title}}}, author={{{family}, {given}}},\n"
+                f" year={{2024}}, booktitle={{ICML}}, doi={{10.5555/ICML.{n}}},\n"
+                f" abstract={{{text(n, 'proceedings')}}}}}\n"
+            )
+            works.append(
+                {
+                    "id": f"https://openalex.org/W{n + 100}",
+                    "doi": f"https://doi.org/10.5555/icml.{n}",
+                    "title": title,
+                    "publication_year": 2024,
+                    "authorships": [{"author": {"display_name": author}}],
+                    "abstract_inverted_index": {
+                        w: [i] for i, w in enumerate(text(n, "OpenAlex").split())
+                    },
+                }
+            )
+    _write(tmp_path / "arxiv.jsonl", arxiv)
+    (tmp_path / "library.bib").write_text("".join(bib), encoding="utf-8")
+    (tmp_path / "works.json").write_text(json.dumps({"results": works}), encoding="utf-8")
+    reading = read_inputs([tmp_path])
+    assert len(reading.papers) == 3 and len(reading.merged) == 2
+    lora = next(p for p in reading.papers if p.title and p.title.startswith("LoRA+"))
+    assert lora.venue == "ICML" and lora.id == "key0"
+    assert dict(lora.ids) == {"doi": "10.5555/icml.0", "arxiv": "2402.12354", "openalex": "W100"}
+    assert len(lora.other_sources) == 2
