@@ -31,6 +31,10 @@ __all__ = [
     "KEYWORDS",
     "ABSTRACT",
     "ALT_LABELS",
+    "IDENTIFIERS",
+    "URL",
+    "LINK",
+    "SOURCES",
 ]
 
 #: Every node's and edge's type: one of the five below.
@@ -60,3 +64,10 @@ YEAR = "year"
 KEYWORDS = "keywords"
 ABSTRACT = "abstract"
 ALT_LABELS = "alt_labels"  # a concept's other names
+#: A paper's identifiers in other systems, each ``"scheme:value"`` ("doi:10.1145/…").
+IDENTIFIERS = "identifiers"
+URL = "url"  # the source's link to a paper (http or https), or None
+#: Where to read a paper: its source's link, else the IRI its first identifier resolves at, or None.
+LINK = "link"
+#: Every ``file:line`` a paper was read from: its record's, then those merged into it.
+SOURCES = "sources"

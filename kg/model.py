@@ -87,6 +87,12 @@ class Paper:
             removed) that extraction works on.
         title: The title given by the source, or None (see ``label``).
         source: ``file:line`` where the record starts, for messages.
+        ids: Identifiers in other systems, ``(scheme, value)`` normalised
+            (``("doi", "10.1145/3292500")``, ``("arxiv", "2402.12354")``); the
+            schemes are those of :data:`kg.ingest.identifiers.SCHEMES`.
+        url: The source's link to the paper (an http(s) URL), or None.
+        other_sources: ``file:line`` of every other record of this paper that
+            was merged into it (:mod:`kg.ingest.dedup`).
     """
 
     id: str
@@ -98,6 +104,9 @@ class Paper:
     venue: str | None = None
     keywords: tuple[str, ...] = ()
     source: str = ""
+    ids: tuple[tuple[str, str], ...] = ()
+    url: str | None = None
+    other_sources: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ class KG(DefinedNamespace):
     KnowledgeGraph: URIRef  # the graph a build wrote (prov:Entity)
     Build: URIRef  # one run of kg build (prov:Activity)
     Setting: URIRef  # a knob of a build: rdfs:label name, rdf:value value
+    Venue: URIRef  # a conference, journal or preprint server papers appear in
 
     # Paper -> concept
     mentionsConcept: URIRef  # super-property of the four below
@@ -69,6 +70,7 @@ class KG(DefinedNamespace):
     derivedTitle: URIRef
     source: URIRef
     authorPosition: URIRef
+    person: URIRef  # an author node's schema:Person
 
     # Provenance
     sha256: URIRef

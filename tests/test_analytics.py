@@ -117,3 +117,25 @@ def test_graph_json_reads_with_plain_networkx_as_the_readme_says(fake_build):
     H = kg.load_graph(fake_build.out)
     assert sorted(G.nodes) == sorted(H.nodes)
     assert sorted(G.edges(data="type")) == sorted(H.edges(data="type"))
+
+
+def test_stats_list_the_authors_with_most_papers_and_the_merged_papers():
+    import networkx as nx
+
+    from kg.query import format_stats
+
+    G = nx.Graph()
+    names = {
+        "a": ["Hayou, Soufiane", "Ghosh, Nikhil"],
+        "b": ["Soufiane Hayou", "Bin Yu"],
+        "c": ["S. Hayou"],
+        "d": ["Nikhil Ghosh"],
+    }
+    for p, authors in names.items():
+        sources = ["x.bib:1", "y.json:3"] if p == "a" else [f"{p}.bib:1"]
+        G.add_node(f"paper:{p}", type="paper", label=p.upper(), authors=authors, sources=sources)
+    stats = graph_stats(G)
+    assert stats.authors == (("Hayou, Soufiane", 2, 2), ("Ghosh, Nikhil", 2, 1))
+    assert stats.merged == (("A", ("x.bib:1", "y.json:3")),)
+    text = format_stats(stats)
+    assert "2  Hayou, Soufiane  (2 co-authors)" in text and "A: x.bib:1, y.json:3" in text

@@ -212,8 +212,14 @@ def test_csv_quoted_line_breaks_and_doubled_quotes_survive():
 
 def test_same_papers_from_two_tools_are_one_paper_each():
     reading = read_inputs([FIXTURES / "endnote.ris", FIXTURES / "openalex-works.json"])
-    assert len(reading.papers) == 3  # GraphMix, the SGD paper, OpenAlex's shorter SGD abstract
+    # GraphMix (the same abstract twice), the SGD paper (a shorter abstract from OpenAlex,
+    # merged: same title, year and first author, "Lee, Ann" and "Ann Lee")
+    assert len(reading.papers) == 2
     assert [s.reason for s in reading.skipped].count(DUPLICATE) == 1
+    (merged,) = reading.merged
+    assert merged.detail.startswith("same title, year and first author")
+    sgd = reading.papers[1]
+    assert sgd.ids == (("openalex", "W4000000002"),) and sgd.other_sources
 
 
 def test_every_format_is_in_the_table_and_the_manual():

@@ -21,7 +21,7 @@ from kg.graph import (
     to_networkx,
     to_rdf,
 )
-from kg.model import Concept, How, Kind, Link, Paper, Role
+from kg.model import Concept, How, Kind, KnowledgeGraph, Link, Paper, Role
 from kg.taxonomy import load_taxonomy
 from kg.vocab import KG
 
@@ -279,3 +279,74 @@ def test_small_graphs_conform_to_the_shapes(member):
     kg = small_kg(member, rule=EVERY_PAIR, kinds={"c5": Kind.PROBLEM}, broader=_c1_under_c0(member))
     report = validate(to_rdf(kg), "full")
     assert report.conforms, [str(v) for v in report.violations]
+
+
+def test_papers_sharing_a_title_are_told_apart_by_author_and_year():
+    def paper(pid: str, authors: tuple[str, ...], year: int | None) -> Paper:
+        return Paper(pid, "abstract", "abstract", "Attention", authors, year)
+
+    papers = [
+        paper("a", ("Vaswani, Ashish",), 2017),
+        paper("b", ("Bo Li",), 2017),
+        paper("c", ("Bo Li",), 2017),
+        paper("d", (), None),
+    ]
+    assert paper_labels(papers, (), ()) == {
+        "a": "Attention (Vaswani 2017)",
+        "b": "Attention (Li 2017) [b]",
+        "c": "Attention (Li 2017) [c]",
+        "d": "Attention",
+    }
+
+
+def test_authors_are_persons_across_papers_with_their_order_kept():
+    from rdflib import Literal, Namespace
+    from rdflib.namespace import DCTERMS
+
+    from kg.taxonomy import load_taxonomy
+    from kg.vocab import KG, SCHEMA
+
+    papers = (
+        Paper("a", "abstract a", "abstract a", "A", ("Hayou, Soufiane", "Bin Yu")),
+        Paper("b", "abstract b", "abstract b", "B", ("Soufiane  Hayou",)),
+        Paper("c", "abstract c", "abstract c", "C", ("S. Hayou", "!!")),
+    )
+    record = KnowledgeGraph(papers, (), (), {p.id: p.title for p in papers}, load_taxonomy())
+    g = to_rdf(record)
+    person = Namespace("https://w3id.org/kg/person/")
+    hayou = person["soufiane-hayou"]
+    assert set(g.subjects(SCHEMA.author, hayou)) == {paper_iri("a"), paper_iri("b")}
+    assert set(g.objects(hayou, SCHEMA.name)) == {
+        Literal("Hayou, Soufiane"),
+        Literal("Soufiane  Hayou"),
+    }
+    assert (paper_iri("c"), SCHEMA.author, person["s-hayou"]) in g  # another form, another person
+    order = {
+        int(g.value(a, KG.authorPosition)): g.value(a, KG.person)
+        for a in g.objects(paper_iri("a"), DCTERMS.creator)
+    }
+    assert order == {1: hayou, 2: person["bin-yu"]}
+    nameless = [
+        a for a in g.objects(paper_iri("c"), DCTERMS.creator) if g.value(a, KG.person) is None
+    ]
+    assert [str(g.value(a, SCHEMA.name)) for a in nameless] == ["!!"]
+
+
+def test_venues_are_entities_shared_by_their_papers():
+    from rdflib import RDF, Literal, URIRef
+
+    from kg.taxonomy import load_taxonomy
+    from kg.vocab import KG, SCHEMA
+
+    papers = (
+        Paper("a", "abstract a", "abstract a", "A", venue="ICML"),
+        Paper("b", "abstract b", "abstract b", "B", venue="icml."),
+        Paper("c", "abstract c", "abstract c", "C", venue="NeurIPS"),
+        Paper("d", "abstract d", "abstract d", "D"),
+    )
+    g = to_rdf(KnowledgeGraph(papers, (), (), {p.id: p.title for p in papers}, load_taxonomy()))
+    icml = URIRef("https://w3id.org/kg/venue/icml")
+    assert set(g.subjects(SCHEMA.isPartOf, icml)) == {paper_iri("a"), paper_iri("b")}
+    assert (icml, RDF.type, KG.Venue) in g
+    assert set(g.objects(icml, SCHEMA.name)) == {Literal("ICML"), Literal("icml.")}
+    assert g.value(paper_iri("d"), SCHEMA.isPartOf) is None

@@ -156,20 +156,22 @@ def test_ids_are_stable_and_ignore_whitespace(tmp_path: Path) -> None:
     assert first_run[0] != first_run[1]
 
 
-def test_duplicates_merge_metadata_in_first_position(tmp_path: Path) -> None:
+def test_duplicates_take_the_most_complete_record_in_first_position(tmp_path: Path) -> None:
     records = [
-        {"abstract": ABSTRACT_A, "title": "First"},
+        {"abstract": ABSTRACT_A, "title": "First", "keywords": ["k"]},
         {"abstract": ABSTRACT_B},
         {"abstract": "  " + ABSTRACT_A.upper(), "title": "Second", "year": 2020, "authors": "A; B"},
     ]
     path = write(tmp_path / "p.jsonl", "\n".join(json.dumps(r) for r in records))
     papers = read_papers([path])
-    assert [p.abstract for p in papers] == [ABSTRACT_A, ABSTRACT_B]
-    assert (papers[0].title, papers[0].year, papers[0].authors) == ("First", 2020, ("A", "B"))
-    assert papers[0].source == f"{path}:1"
+    assert [p.abstract for p in papers] == [ABSTRACT_A.upper(), ABSTRACT_B]
+    first = papers[0]
+    assert (first.title, first.year, first.authors) == ("Second", 2020, ("A", "B"))
+    assert first.keywords == ("k",)  # what the most complete record lacks comes from the other
+    assert (first.source, first.other_sources) == (f"{path}:3", (f"{path}:1",))
 
 
-def test_duplicates_across_files_keep_the_first(tmp_path: Path) -> None:
+def test_duplicates_across_files_take_the_published_record(tmp_path: Path) -> None:
     text = write(tmp_path / "a.txt", f"NeurIPS 2026 Papers\n\n{ABSTRACT_B}\n")
     jsonl = write(tmp_path / "b.jsonl", json.dumps({"abstract": ABSTRACT_B, "title": "T"}))
     (paper,) = read_papers([tmp_path])
@@ -179,7 +181,7 @@ def test_duplicates_across_files_keep_the_first(tmp_path: Path) -> None:
         2026,
         "T",
     )
-    assert read_papers([jsonl, text])[0].source == f"{jsonl}:1"
+    assert read_papers([jsonl, text])[0].source == f"{text}:3"  # its venue, whatever the order
 
 
 def test_same_id_different_abstracts_is_an_error(tmp_path: Path) -> None:
@@ -284,7 +286,7 @@ def test_malformed_inputs_name_file_and_line(
 
 def test_records_without_abstract_and_duplicates_are_skipped_and_counted(tmp_path: Path) -> None:
     lines = [
-        {"abstract": ABSTRACT_A},
+        {"abstract": ABSTRACT_A, "title": "First"},  # as complete as its copy: the first wins
         {"title": "No abstract at all"},
         {"abstract": "   ", "title": "Blank"},
         {"abstract": ABSTRACT_A.upper(), "title": "Same text"},

@@ -376,3 +376,42 @@ def check_evidence(build, record):
         for x in build.kg.links
     )
     assert sorted((p, c, float(s), e) for p, _, c, s, e in got) == expected
+
+
+def _persons(build) -> dict[str, tuple[str, set[str]]]:
+    """Each person of the record (kg.ingest.person_key): the least name form and their papers."""
+    from kg.ingest import person_key
+
+    forms: dict[str, set[str]] = defaultdict(set)
+    papers: dict[str, set[str]] = defaultdict(set)
+    for p in build.kg.papers:
+        for name in p.authors:
+            if key := person_key(name):
+                forms[key].add(name)
+                papers[key].add(p.id)
+    return {key: (min(forms[key]), papers[key]) for key in forms}
+
+
+@checks("author-papers.rq")
+def check_author_papers(build, record):
+    year = {p.id: p.year for p in build.kg.papers}
+    expected = {
+        (name, record.title[p], "" if year[p] is None else str(year[p]))
+        for name, papers in _persons(build).values()
+        for p in papers
+    }
+    columns, got = rows(build, "author-papers.rq")
+    assert columns == ["name", "paper", "year"]
+    assert {(a, b, c or "") for a, b, c in got} == expected
+
+
+@checks("author-concepts.rq")
+def check_author_concepts(build, record):
+    expected = Counter()
+    for name, papers in _persons(build).values():
+        for p in papers:
+            for c in set().union(*(record.by_role[r][p] for r in CLAIMS)):
+                expected[name, record.label[c], record.kind[c].value] += 1
+    columns, got = rows(build, "author-concepts.rq")
+    assert columns == ["name", "concept", "kind", "papers"]
+    assert {(a, c, k): int(n) for a, c, k, n in got} == dict(expected)

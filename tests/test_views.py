@@ -248,6 +248,13 @@ def test_panel_has_abstract_evidence_and_nearest_papers(small):
     assert [f[1] for f in panel["fields"]] == [0, 1]
 
 
+def test_panel_links_only_to_web_pages():
+    panel = blocks(render_views(hostile_graph())["paper-map.html"])["panel"]["papers"]
+    assert panel["paper:x"]["link"] is None and panel["paper:z"]["link"] is None
+    assert panel["paper:x"]["ids"] == [f"doi:10.1/{PAYLOAD}"]
+    assert panel["paper:y"]["link"] == "https://example.org/y"
+
+
 def test_labels_are_human_names_never_iris():
     g = small_graph()
     del g.nodes["concept:noise"]["label"]

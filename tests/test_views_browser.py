@@ -513,7 +513,9 @@ def test_hostile_text_is_shown_and_never_runs(browser, hostile_pages, view):
         untouched()
     page.locator("#kg-detail a.kg-link").first.click()  # links in the panel are kg's
     hrefs = page.locator("#kg-detail a").evaluate_all("as => as.map(a => a.getAttribute('href'))")
-    assert set(hrefs) == {"#"}
+    assert set(hrefs) <= {"#", "https://example.org/y"}  # kg's own, and paper y's web link
+    for out in page.locator("#kg-detail a.kg-out").all():
+        assert out.get_attribute("rel") == "noopener noreferrer"
     text = v.panel()
     assert PAYLOAD in text  # shown literally
     page.locator("#kg-search").fill("evil <")

@@ -122,8 +122,10 @@ def hostile_graph() -> nx.Graph:
         venue=f"venue {PAYLOAD}",
         authors=[f"author {PAYLOAD}"],
         keywords=[f"keyword {PAYLOAD}"],
+        identifiers=[f"doi:10.1/{PAYLOAD}"],
+        link="javascript:alert(1)",
     )
-    add_paper(g, "y", label=f"plain {LINK}", title="plain paper")
+    add_paper(g, "y", label=f"plain {LINK}", title="plain paper", link="https://example.org/y")
     add_paper(g, "z", label="third paper")
     add_concept(g, "field", "field", f"field {PAYLOAD}")
     add_concept(g, "evil", "method", f"concept {PAYLOAD}", alt=[f"alt {PAYLOAD}"], broader=["up"])

@@ -286,6 +286,7 @@ def _write(
         tuple(written),
         skipped=reading.skipped if reading else (),
         replaced=reading.replaced if reading else {},
+        merged=reading.merged if reading else (),
         warnings=(*built.cache.problems, *warnings),
         validation=report,
         reused=built.cache.reused,

@@ -110,6 +110,7 @@ class BuildResult:
     files: tuple[Path, ...]
     skipped: tuple[Skip, ...] = ()
     replaced: Mapping[str, int] = field(default_factory=dict)
+    merged: tuple[Skip, ...] = ()  # records merged into another record of the same paper
     warnings: tuple[str, ...] = ()
     validation: ValidationReport | None = None
     reused: int = 0  # papers whose extraction came from the cache

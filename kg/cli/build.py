@@ -166,6 +166,8 @@ def _summary(result: Any) -> list[str]:
     kinds = ", ".join(f"{n} {k}s" for k, n in result.concepts.items())
     files = ", ".join(str(f) for f in result.files)
     skipped = f"; skipped {_records(len(result.skipped))}" if result.skipped else ""
+    if result.merged:
+        skipped = f"; merged {_records(len(result.merged))}{skipped}"
     wrote = f"kept {files} (up to date)" if result.up_to_date else f"wrote {files}"
     lines = [
         f"{result.papers} papers, {sum(result.concepts.values())} concepts ({kinds}), "
@@ -201,6 +203,14 @@ def _details(result: Any) -> list[str]:
         shown = ", ".join(s.source for s in skips[:SHOWN_SKIPS])
         more = f" and {len(skips) - SHOWN_SKIPS} more" if len(skips) > SHOWN_SKIPS else ""
         lines.append(f"skipped {_records(len(skips))}: {reason} ({shown}{more})")
+    merged = result.merged
+    if merged:
+        shown = "; ".join(f"{m.source}: {m.detail}" for m in merged[:SHOWN_SKIPS])
+        more = f"; and {len(merged) - SHOWN_SKIPS} more" if len(merged) > SHOWN_SKIPS else ""
+        lines.append(
+            f"merged {_records(len(merged))} into the papers they repeat ({shown}{more}); "
+            "each paper keeps every record's identifiers and locations"
+        )
     replaced = Counter(result.replaced)
     if replaced:
         kinds = ", ".join(

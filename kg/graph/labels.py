@@ -23,7 +23,10 @@ def paper_labels(
     An untitled paper is called by the method it proposes (a name such as
     "Dual-MTP" first, else its strongest method) and its strongest problem:
     "Dual-MTP: error accumulation".
-    Duplicate labels get the paper id appended so every label is unique.
+    Records of one paper are merged before (:mod:`kg.ingest`), so a label two
+    papers share names two papers: each gets its first author's last name and
+    year, "Attention (Vaswani 2017)", and the paper id if that is not enough,
+    so every label is unique.
     """
     ranked = _ranked_labels(concepts, links)
     labels = {}
@@ -37,7 +40,21 @@ def paper_labels(
         parts = [x for x in (method, problem or area) if x]
         labels[p.id] = ": ".join(parts) if parts else _first_words(p.text)
     counts = Counter(labels.values())
+    by_id = {p.id: p for p in papers}
+    labels = {
+        pid: (_told_apart(lab, by_id[pid]) if counts[lab] > 1 else lab)
+        for pid, lab in labels.items()
+    }
+    counts = Counter(labels.values())
     return {pid: (f"{lab} [{pid}]" if counts[lab] > 1 else lab) for pid, lab in labels.items()}
+
+
+def _told_apart(label: str, paper: Paper) -> str:
+    """``label (Family Year)`` from what the record gives, or ``label`` without either."""
+    family = paper.authors[0].partition(",")[0].split()[-1:] if paper.authors else []
+    year = [str(paper.year)] if paper.year is not None else []
+    who = " ".join(family + year)
+    return f"{label} ({who})" if who else label
 
 
 def _ranked_labels(

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import networkx as nx
 
-from kg.attrs import BROADER, CONCEPT, MENTIONS, PAPER, SHARES
+from kg.attrs import BROADER, CONCEPT, IDENTIFIERS, LINK, MENTIONS, PAPER, SHARES, SOURCES, URL
 from kg.graph.edges import explain
 from kg.graph.iris import concept_iri, concept_node, paper_iri, paper_node
-from kg.model import KnowledgeGraph
+from kg.ingest import resolvable
+from kg.model import KnowledgeGraph, Paper
 
 __all__ = ["concept_graph", "shares_graph", "to_networkx"]
 
@@ -44,6 +45,12 @@ def concept_graph(record: KnowledgeGraph) -> nx.Graph:
             authors=list(p.authors),
             keywords=list(p.keywords),
             iri=str(paper_iri(p.id)),
+            **{
+                IDENTIFIERS: [f"{scheme}:{value}" for scheme, value in p.ids],
+                URL: p.url,
+                LINK: _link(p),
+                SOURCES: [s for s in (p.source, *p.other_sources) if s],
+            },
         )
     field_iris = record.field_iris
     for c in record.concepts:
@@ -78,6 +85,13 @@ def concept_graph(record: KnowledgeGraph) -> nx.Graph:
                 broader=concept_node(b),
             )
     return B
+
+
+def _link(p: Paper) -> str | None:
+    """The source's link, else where the first identifier resolves, else None."""
+    if p.url:
+        return p.url
+    return resolvable(*p.ids[0]) if p.ids else None
 
 
 def shares_graph(record: KnowledgeGraph) -> nx.Graph:

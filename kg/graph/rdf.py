@@ -4,7 +4,13 @@ What a graph holds (``ontology/kg.ttl`` defines every ``kg:`` term,
 ``ontology/shapes.ttl`` states what each node must carry):
 
 - **papers**: ``kg:Paper`` and ``schema:ScholarlyArticle`` with DCTERMS
-  metadata; each author a ``dcterms:Agent`` node of that paper;
+  metadata; kg's id and each identifier of another system (``doi:10.1145/…``)
+  as ``dcterms:identifier``, the identifiers' resolvable IRIs
+  (``https://doi.org/…``) as ``schema:sameAs``, the source's link as
+  ``schema:url``; each person who wrote it ``schema:author``, a
+  ``schema:Person`` with one IRI per name however written (each form a
+  ``schema:name``); its venue a ``kg:Venue`` (``schema:isPartOf``); each
+  author a ``dcterms:Agent`` node of that paper;
 - **concepts**: methods and problems as SKOS concepts of the scheme
   ``kg:concepts`` (``skos:broader`` between them, ``skos:broadMatch`` to a
   field); fields as the taxonomy's own SKOS concepts, in its scheme, with their
@@ -36,8 +42,9 @@ from rdflib import RDF, RDFS, XSD, Graph, URIRef
 from rdflib.namespace import DCTERMS, PROV, SKOS
 
 from kg.graph.edges import explain  # the NetworkX edge's explanation, word for word
-from kg.graph.iris import concept_iri, overlap_iri, paper_iri
+from kg.graph.iris import concept_iri, overlap_iri, paper_iri, person_iri, venue_iri
 from kg.graph.provenance import Provenance
+from kg.ingest import resolvable
 from kg.model import Concept, Edge, Kind, KnowledgeGraph, Link, Paper, Role
 from kg.taxonomy import Taxonomy
 from kg.terms import Terms, rdflib_graph, sort_triples
@@ -180,6 +187,11 @@ def _add_paper(g: Sink, p: Paper, label: str) -> None:
     g.add((node, _RDF.type, _KG.Paper))
     g.add((node, _RDF.type, _SCHEMA.ScholarlyArticle))
     g.add((node, _DC.identifier, ox.Literal(p.id)))
+    for scheme, value in p.ids:
+        g.add((node, _DC.identifier, ox.Literal(f"{scheme}:{value}")))
+        g.add((node, _SCHEMA.sameAs, ox.NamedNode(resolvable(scheme, value))))
+    if p.url:
+        g.add((node, _SCHEMA.url, ox.NamedNode(p.url)))
     g.add((node, _DC.title, ox.Literal(label)))
     if not p.title:
         g.add((node, _KG.derivedTitle, ox.Literal("true", datatype=_XSD.boolean)))
@@ -188,17 +200,28 @@ def _add_paper(g: Sink, p: Paper, label: str) -> None:
         author = _data(f"paper/{p.id}/author/{position}")
         g.add((node, _DC.creator, author))
         g.add((author, _RDF.type, _DC.Agent))
-        g.add((author, _RDF.type, _SCHEMA.Person))
         g.add((author, _SCHEMA.name, ox.Literal(name)))
         g.add((author, _KG.authorPosition, ox.Literal(str(position), datatype=_XSD.integer)))
+        person = person_iri(name)
+        if person is not None:
+            g.add((author, _KG.person, _node(person)))
+            g.add((node, _SCHEMA.author, _node(person)))
+            g.add((_node(person), _RDF.type, _SCHEMA.Person))
+            g.add((_node(person), _SCHEMA.name, ox.Literal(name)))
     if p.year is not None:
         g.add((node, _DC.issued, ox.Literal(str(p.year), datatype=_XSD.gYear)))
     if p.venue:
         g.add((node, _KG.venue, ox.Literal(p.venue)))
+        venue = venue_iri(p.venue)
+        if venue is not None:
+            g.add((node, _SCHEMA.isPartOf, _node(venue)))
+            g.add((_node(venue), _RDF.type, _KG.Venue))
+            g.add((_node(venue), _SCHEMA.name, ox.Literal(p.venue)))
     for keyword in p.keywords:
         g.add((node, _SCHEMA.keywords, ox.Literal(keyword)))
-    if p.source:
-        g.add((node, _KG.source, ox.Literal(p.source)))
+    for source in (p.source, *p.other_sources):
+        if source:
+            g.add((node, _KG.source, ox.Literal(source)))
 
 
 def _add_concept(

@@ -18,10 +18,21 @@ from pathlib import Path
 
 from kg.defaults import MAX_FILE_BYTES
 from kg.errors import InputError, SkippedError
+from kg.ingest.dedup import family_name, is_preprint, person_key, title_key
 from kg.ingest.files import check_outside, file_text, input_files
 from kg.ingest.formats import FORMATS, SUPPORTED_SUFFIXES, read_file
+from kg.ingest.identifiers import RESOLVERS, SCHEMES, resolvable
 from kg.ingest.papers import paper_id, papers
-from kg.ingest.records import DUPLICATE, FIELDS, NO_ABSTRACT, NOT_FOUND, Context, Record, Skip
+from kg.ingest.records import (
+    DUPLICATE,
+    FIELDS,
+    MERGED,
+    NO_ABSTRACT,
+    NOT_FOUND,
+    Context,
+    Record,
+    Skip,
+)
 from kg.model import Paper
 
 __all__ = [
@@ -32,11 +43,19 @@ __all__ = [
     "Reading",
     "Skip",
     "paper_id",
+    "resolvable",
+    "RESOLVERS",
+    "SCHEMES",
     "SUPPORTED_SUFFIXES",
     "FORMATS",
     "FIELDS",
     "NO_ABSTRACT",
     "DUPLICATE",
+    "MERGED",
+    "title_key",
+    "family_name",
+    "person_key",
+    "is_preprint",
     "NOT_FOUND",
 ]
 
@@ -50,12 +69,15 @@ class Reading:
         skipped: Each record that is not a paper, and why, in input order.
         replaced: Characters removed or replaced so every output stays valid, by kind.
         files: Each file read, its format's name and how many records it held.
+        merged: Each record merged into another record of the same paper
+            (:mod:`kg.ingest.dedup`), and why, in input order.
     """
 
     papers: tuple[Paper, ...]
     skipped: tuple[Skip, ...]
     replaced: Mapping[str, int]
     files: tuple[tuple[Path, str, int], ...]
+    merged: tuple[Skip, ...] = ()
 
 
 def read_inputs(
@@ -111,7 +133,7 @@ def read_inputs(
                 skipped.append(item)
             else:
                 records.append(item)
-    found_papers, duplicates = papers(records, progress)
+    found_papers, duplicates, merged = papers(records, progress)
     skipped += duplicates
     skipped.sort(key=_input_order({str(f[0]): i for i, f in enumerate(files)}))
     if strict and skipped:
@@ -122,7 +144,14 @@ def read_inputs(
             f"{first.source}: no papers to build: {_all(len(skipped))} skipped "
             f"({_counted(skipped)}); {first.reason} here, for one"
         )
-    return Reading(tuple(found_papers), tuple(skipped), dict(context.replaced), tuple(files))
+    order = _input_order({str(f[0]): i for i, f in enumerate(files)})
+    return Reading(
+        tuple(found_papers),
+        tuple(skipped),
+        dict(context.replaced),
+        tuple(files),
+        tuple(sorted(merged, key=order)),
+    )
 
 
 def read_papers(paths: Sequence[str | Path]) -> list[Paper]:

@@ -47,6 +47,8 @@ def fields(item: Any, source: str) -> dict[str, Any]:
         "year": year.group() if year else item.get("update_date"),
         "venue": "arXiv",
         "keywords": categories.split() if isinstance(categories, str) else [],
+        "arxiv": item.get("id"),
+        "doi": item.get("doi"),
     }
 
 

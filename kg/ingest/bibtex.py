@@ -2,7 +2,8 @@
 
 Field values are rendered from LaTeX (``{\\"u}`` -> ü, ``{BERT}`` -> BERT,
 ``\\&`` -> &) with formulas kept as written, and ``@string`` macros are
-resolved. The citation key is the paper's id. An entry bibtexparser cannot
+resolved. The citation key is the paper's id; ``doi``, ``url``, ``pmid`` and
+the ``eprint`` of an arXiv entry are its identifiers. An entry bibtexparser cannot
 parse is an error naming its line; an entry without an abstract is skipped.
 """
 
@@ -56,6 +57,10 @@ def read(path: Path, text: str, context: Context) -> Iterator[Record | Skip]:
                 "year": values.get("year") or _year_of(values.get("date")),
                 "venue": _decoded(values.get("journal") or values.get("booktitle")),
                 "keywords": _decoded(values.get("keywords")),
+                "doi": values.get("doi"),
+                "url": values.get("url"),
+                "arxiv": _arxiv(values),
+                "pmid": values.get("pmid"),
             },
             source,
             context,
@@ -107,6 +112,14 @@ def _split_names(value: Any) -> list[str]:
             start = match.end()
     names.append(value[start:])
     return [name.strip() for name in names if name.strip() and name.strip() != "others"]
+
+
+def _arxiv(values: dict[str, Any]) -> Any:
+    """The ``eprint`` of an arXiv entry (``archiveprefix`` or ``eprinttype`` arXiv), or None."""
+    prefix = values.get("archiveprefix") or values.get("eprinttype")
+    if isinstance(prefix, str) and prefix.strip().casefold() == "arxiv":
+        return values.get("eprint")
+    return values.get("arxiv")
 
 
 def _year_of(date: Any) -> str | None:

@@ -43,6 +43,9 @@ def fields(item: Any, source: str) -> dict[str, Any]:
         "year": year,
         "venue": strings(venue)[0] if strings(venue) else None,
         "keywords": re.split(r"\s*[,;]\s*", keywords) if isinstance(keywords, str) else keywords,
+        "doi": item.get("DOI"),
+        "pmid": item.get("PMID"),
+        "url": item.get("URL"),
     }
 
 

@@ -41,6 +41,10 @@ def fields(item: Any, source: str) -> dict[str, Any]:
         "venue": dig(item, "primary_location", "source", "display_name")
         or dig(item, "host_venue", "display_name"),
         "keywords": strings(keywords) if isinstance(item.get("keywords"), list) else [],
+        "openalex": work_id,
+        "doi": item.get("doi") or dig(item, "ids", "doi"),
+        "pmid": dig(item, "ids", "pmid"),
+        "url": dig(item, "primary_location", "landing_page_url"),
     }
 
 

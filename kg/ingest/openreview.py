@@ -51,6 +51,7 @@ def fields(item: Any, source: str) -> dict[str, Any]:
         "year": _year(venue, venue_id, item),
         "venue": venue if isinstance(venue, str) else None,
         "keywords": value("keywords"),
+        "openreview": item.get("forum") or item.get("id"),
     }
 
 

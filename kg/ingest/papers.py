@@ -1,14 +1,15 @@
-"""Records -> papers: stable ids, cleaned text, one paper per distinct abstract."""
+"""Records -> papers: stable ids, cleaned text, each paper once however many records give it."""
 
 from __future__ import annotations
 
 import hashlib
 import re
 from collections.abc import Callable
-from dataclasses import replace
+from typing import Any
 
 from kg.errors import InputError
-from kg.ingest.records import DUPLICATE, Record, Skip
+from kg.ingest.dedup import is_preprint, same_papers
+from kg.ingest.records import DUPLICATE, MERGED, Record, Skip
 from kg.model import Paper
 from kg.text import clean, normalise
 
@@ -41,62 +42,87 @@ def paper_id(abstract: str, given: str | None = None) -> str:
 
 def papers(
     records: list[Record], progress: Callable[[int, int], None] | None = None
-) -> tuple[list[Paper], list[Skip]]:
-    """One paper per distinct abstract, and a skip for each exact duplicate.
+) -> tuple[list[Paper], list[Skip], list[Skip]]:
+    """One paper per paper read, a skip for each exact duplicate and one for each merged record.
 
-    A duplicate (same :func:`~kg.text.normalise` key) only fills metadata that
-    the first copy lacks. ``progress`` is called with the records done and
-    their number before each record (cleaning the text is most of reading).
+    Records of the same paper (:func:`~kg.ingest.dedup.same_papers`) become one
+    paper, made by :func:`_fused`; one whose abstract is an exact duplicate is
+    counted as skipped (:data:`DUPLICATE`), any other as :data:`MERGED`.
+    ``progress`` is called with the records done and their number before each
+    paper (cleaning the text is most of reading).
 
     Raises:
-        InputError: Two different abstracts share an id.
+        InputError: Two different papers share an id.
     """
     out: list[Paper] = []
     skipped: list[Skip] = []
-    by_key: dict[str, int] = {}
-    by_id: dict[str, int] = {}
-    for done, record in enumerate(records):
-        if progress:
-            progress(done, len(records))
-        key = normalise(record.abstract)
-        if key in by_key:
-            first = out[by_key[key]]
-            out[by_key[key]] = _merged(first, record)
-            skipped.append(Skip(record.source, DUPLICATE, f"same abstract as {first.source}"))
-            continue
-        pid = paper_id(record.abstract, record.id)
-        if pid in by_id:
-            first = out[by_id[pid]]
+    merged: list[Skip] = []
+    by_id: dict[str, Paper] = {}
+    done = 0
+    for group in same_papers(records):
+        for _ in group:
+            if progress:
+                progress(done, len(records))
+            done += 1
+        members = [records[i] for i, _ in group]
+        ranked = sorted(range(len(members)), key=lambda k: _completeness(members[k]), reverse=True)
+        paper = _fused([members[k] for k in ranked])
+        reasons = [why for _, why in group]
+        for k in ranked[1:]:  # the first read has no reason: it takes the primary's
+            why = reasons[k] or reasons[ranked[0]]
+            if why == "same abstract":
+                skipped.append(Skip(members[k].source, DUPLICATE, f"{why} as {paper.source}"))
+            else:
+                merged.append(Skip(members[k].source, MERGED, f"{why} as {paper.source}"))
+        if paper.id in by_id:
+            first = by_id[paper.id]
             raise InputError(
-                f"{record.source}: id {pid!r} is also used by a different abstract at "
+                f"{paper.source}: id {paper.id!r} is also used by a different abstract at "
                 f"{first.source}; give each paper its own id or remove one of them"
             )
-        by_key[key] = by_id[pid] = len(out)
-        out.append(
-            Paper(
-                id=pid,
-                abstract=record.abstract,
-                text=clean(record.abstract),
-                title=record.title,
-                authors=record.authors,
-                year=record.year,
-                venue=record.venue,
-                keywords=record.keywords,
-                source=record.source,
-            )
-        )
+        by_id[paper.id] = paper
+        out.append(paper)
     if progress:
         progress(len(records), len(records))
-    return out, skipped
+    return out, skipped, merged
 
 
-def _merged(paper: Paper, record: Record) -> Paper:
-    """``paper`` with the metadata it lacks taken from a duplicate record."""
-    return replace(
-        paper,
-        title=paper.title or record.title,
-        authors=paper.authors or record.authors,
-        year=paper.year if paper.year is not None else record.year,
-        venue=paper.venue or record.venue,
-        keywords=paper.keywords or record.keywords,
+def _completeness(record: Record) -> tuple[bool, int, int]:
+    """How complete a record is: a published venue first, then filled fields, then abstract."""
+    filled = [record.title, record.authors, record.year, record.venue, record.keywords, record.url]
+    return (
+        bool(record.venue) and not is_preprint(record.venue),
+        sum(x is not None and x != () for x in filled) + len(record.ids),
+        len(record.abstract),
+    )
+
+
+def _fused(ranked: list[Record]) -> Paper:
+    """One paper from its records, most complete first (ties in input order).
+
+    The most complete record (:func:`_completeness`: a published venue beats a
+    preprint server, then the most fields and identifiers, then the longest
+    abstract; the first read on a tie) gives the id, abstract, title, authors,
+    year, venue and keywords; each field it lacks comes from the next most
+    complete record that has it. Every record's identifiers are kept, and every
+    location: the primary's as ``source``, the others' as ``other_sources``.
+    """
+    first = ranked[0]
+
+    def pick(name: str) -> Any:
+        return next((v for r in ranked if (v := getattr(r, name)) not in (None, "", ())), None)
+
+    return Paper(
+        id=paper_id(first.abstract, first.id if first.id is not None else pick("id")),
+        abstract=first.abstract,
+        text=clean(first.abstract),
+        title=pick("title"),
+        authors=pick("authors") or (),
+        year=pick("year"),
+        venue=pick("venue"),
+        keywords=pick("keywords") or (),
+        source=first.source,
+        ids=tuple(dict.fromkeys(i for r in ranked for i in r.ids)),
+        url=pick("url"),
+        other_sources=tuple(r.source for r in ranked[1:]),
     )

@@ -2,7 +2,8 @@
 
 Every reader turns what it parsed into a mapping of kg's field names
 (``abstract``, ``title``, ``id``, ``authors``, ``year``, ``venue``,
-``keywords``) and hands it to :func:`record`, which checks the types, removes
+``keywords``; the identifiers of :mod:`kg.ingest.identifiers` and ``url``) and
+hands it to :func:`record`, which checks the types, removes
 characters no output can carry and decides whether the record is a paper or a
 skip. Generic records (JSON objects, CSV rows) are mapped by :func:`canonical`,
 which knows the column names that reference managers and databases use.
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kg.errors import InputError
+from kg.ingest.identifiers import SCHEMES, identifiers, source_url
 from kg.text import printable
 
 __all__ = [
@@ -32,12 +34,25 @@ __all__ = [
     "FIELDS",
     "NO_ABSTRACT",
     "DUPLICATE",
+    "MERGED",
     "NOT_FOUND",
     "MAX_RECORD_CHARS",
 ]
 
 #: kg's field names, as ``--column FIELD=NAME`` accepts them.
-FIELDS = ("id", "title", "abstract", "authors", "year", "venue", "keywords")
+FIELDS = (
+    "id",
+    "title",
+    "abstract",
+    "authors",
+    "year",
+    "venue",
+    "keywords",
+    "doi",
+    "arxiv",
+    "pmid",
+    "url",
+)
 
 # Accepted column names, most specific first, compared after field_key(). They
 # cover kg's own names and the exports of Zotero ("Abstract Note", "Manual
@@ -67,6 +82,10 @@ ALIASES = {
     "keywords": (
         "keywords", "keyword", "tags", "key_words", "manual_tags", "author_keywords", "de",
     ),
+    "doi": ("doi", "di"),
+    "arxiv": ("arxiv", "arxiv_id", "eprint"),
+    "pmid": ("pmid", "pubmed_id", "pm"),
+    "url": ("url", "link", "landing_page_url", "source_url"),
 }  # fmt: skip
 
 #: Most characters of text one record may hold (its abstract, title, id, authors, venue and
@@ -77,6 +96,8 @@ MAX_RECORD_CHARS = 1_000_000
 #: Why a record was skipped; the build summary counts each.
 NO_ABSTRACT = "no abstract"
 DUPLICATE = "exact duplicate"
+#: A record of a paper another record gives too (same DOI, arXiv id, or title, year and author).
+MERGED = "merged"
 NOT_FOUND = "null result"
 
 
@@ -92,6 +113,8 @@ class Record:
     year: int | None = None
     venue: str | None = None
     keywords: tuple[str, ...] = ()
+    ids: tuple[tuple[str, str], ...] = ()
+    url: str | None = None
 
 
 @dataclass(frozen=True)
@@ -174,6 +197,8 @@ def record(fields: Mapping[str, Any], source: str, context: Context) -> Record |
         year=_year(fields.get("year"), source),
         venue=_optional_text(fields.get("venue"), "venue", source, context),
         keywords=_names(fields.get("keywords"), "keywords", source, context),
+        ids=identifiers({scheme: fields.get(scheme) for scheme in SCHEMES}),
+        url=source_url(fields.get("url")),
     )
 
 

@@ -4,7 +4,7 @@ Each record runs from ``TY  -`` to ``ER  -``; a line without a tag continues
 the field before it (EndNote wraps long abstracts). The abstract is ``AB``
 (or ``N2``, as older EndNote writes it), the title ``TI`` or ``T1``, authors
 ``AU``/``A1``, the year ``PY``/``Y1``/``DA``, the venue ``T2``/``JO``/``JF``/``BT``,
-keywords ``KW``, the id ``ID``, ``DO`` or ``AN``.
+keywords ``KW``, the id ``ID``, ``DO`` or ``AN``, the DOI ``DO`` and the link ``UR``.
 
 kg parses RIS itself rather than with rispy: rispy reports no line numbers and
 attaches a malformed line to the field before it without a word.
@@ -33,8 +33,10 @@ _FIELDS = {
     "venue": ("T2", "JO", "JF", "JA", "BT", "T3"),
     "keywords": ("KW",),
     "id": ("ID", "DO", "AN", "UT"),
+    "doi": ("DO",),
+    "url": ("UR",),
 }
-_LISTS = ("authors", "keywords")
+_LISTS = ("authors", "keywords", "url")
 
 
 def sniff(text: str) -> bool:

@@ -44,4 +44,9 @@ def fields(item: Any, source: str) -> dict[str, Any] | Skip:
         or dig(item, "publicationVenue", "name")
         or dig(item, "journal", "name"),
         "keywords": [],
+        "s2": item.get("paperId"),
+        "doi": dig(item, "externalIds", "DOI"),
+        "arxiv": dig(item, "externalIds", "ArXiv"),
+        "pmid": dig(item, "externalIds", "PubMed"),
+        "url": item.get("url"),
     }

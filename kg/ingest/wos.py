@@ -82,4 +82,6 @@ def _fields(tags: dict[str, list[str]]) -> dict[str, object]:
         "venue": one("SO"),
         "keywords": [k.strip() for k in keywords.split(";")] if keywords else [],
         "id": one("UT", "DI"),
+        "doi": one("DI"),
+        "pmid": one("PM"),
     }

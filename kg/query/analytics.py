@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kg.attrs import (
+    AUTHORS,
     BROADER,
     CONCEPT,
     EXPLANATION,
@@ -34,6 +35,7 @@ from kg.attrs import (
     MENTIONS,
     PAPER,
     SHARES,
+    SOURCES,
     TYPE,
     WEIGHT,
 )
@@ -98,6 +100,10 @@ class Stats:
     communities: tuple[Community, ...]
     unconnected: int  # papers without any shared-concept edge
     neighbours: tuple[tuple[str, tuple[tuple[str, float, str], ...]], ...]
+    #: (name as first written, papers, co-authors) of the authors with the most papers
+    authors: tuple[tuple[str, int, int], ...] = ()
+    #: (label, its records' locations) of each paper merged from several records
+    merged: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 def _subgraph(G: nx.Graph, kind: str) -> nx.Graph:
@@ -149,7 +155,39 @@ def graph_stats(
         neighbours=tuple(
             (label[p], _nearest(shares, p, label, neighbours)) for p in papers if p in shares
         ),
+        authors=_authors(G, papers, top),
+        merged=tuple(
+            (label[p], tuple(G.nodes[p][SOURCES]))
+            for p in papers
+            if len(G.nodes[p].get(SOURCES) or ()) > 1
+        ),
     )
+
+
+def _authors(G: nx.Graph, papers: Sequence[str], top: int) -> tuple[tuple[str, int, int], ...]:
+    """The authors with the most papers, one person per name however written.
+
+    Names are compared as :func:`kg.ingest.author_key` does for merging
+    records, but on the whole name ("Hayou, Soufiane" and "Soufiane Hayou" are
+    one; "S. Hayou" another), so two people of one name are counted as one.
+    """
+    from kg.ingest import person_key
+
+    written: dict[str, str] = {}
+    works: Counter[str] = Counter()
+    peers: dict[str, set[str]] = {}
+    for p in papers:
+        keys = []
+        for name in G.nodes[p].get(AUTHORS) or ():
+            key = person_key(str(name))
+            if key and key not in keys:
+                written.setdefault(key, str(name))
+                keys.append(key)
+        for key in keys:
+            works[key] += 1
+            peers.setdefault(key, set()).update(k for k in keys if k != key)
+    ranked = sorted(works, key=lambda k: (-works[k], -len(peers[k]), k))[:top]
+    return tuple((written[k], works[k], len(peers[k])) for k in ranked if works[k] > 1)
 
 
 def _communities(
@@ -227,6 +265,16 @@ def format_stats(s: Stats) -> str:
             lines.append(f"     defined by: {defining}")
         lines.append(f"     papers: {'; '.join(c.papers)}")
     lines += [f"  ({s.unconnected} papers share no concept with another)", ""]
+    if s.authors:
+        lines.append("Authors with the most papers (papers, co-authors):")
+        lines += [f"  {n:5d}  {name}  ({peers} co-authors)" for name, n, peers in s.authors]
+        lines.append("")
+    if s.merged:
+        lines.append(f"Papers merged from several records: {len(s.merged)}")
+        lines += [f"  {label}: {', '.join(where)}" for label, where in s.merged[:STATS_TOP]]
+        more = len(s.merged) - STATS_TOP
+        lines += [f"  and {more} more"] if more > 0 else []
+        lines.append("")
     lines.append("Nearest neighbours by shared concepts:")
     for paper, near in s.neighbours:
         lines.append(f"  {paper}")

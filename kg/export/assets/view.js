@@ -499,6 +499,16 @@
       detail.append(el("p", q.authors.join(", ") + (q.more_authors ? " and " + q.more_authors + " more" : "")));
     }
     if (q.keywords.length) detail.append(el("p", "Keywords: " + q.keywords.join(", "), "kg-meta"));
+    if (q.link && /^https?:\/\//i.test(q.link)) {
+      var out = el("a", "Read the paper ↗", "kg-out");
+      out.href = q.link;
+      out.target = "_blank";
+      out.rel = "noopener noreferrer";
+      var where = el("p");
+      where.append(out);
+      detail.append(where);
+    }
+    if (q.ids.length) detail.append(el("p", q.ids.join(" · "), "kg-meta kg-ids"));
     notDrawn(id);
     if (q.abstract) detail.append(el("h3", "Abstract"), el("p", q.abstract, "kg-abstract"));
     KINDS.concat([""]).forEach(function (kind) {

@@ -8,6 +8,7 @@ index (a paper's links often cite the same sentence).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from kg.attrs import (
@@ -17,7 +18,9 @@ from kg.attrs import (
     DERIVED_TITLE,
     EVIDENCE,
     EXPLANATION,
+    IDENTIFIERS,
     KEYWORDS,
+    LINK,
     ROLE,
     SCORE,
     SHARED,
@@ -81,6 +84,8 @@ def _paper(corpus: Corpus, paper: str) -> dict[str, Any]:
         "authors": authors[:_MAX_AUTHORS],
         "more_authors": max(len(authors) - _MAX_AUTHORS, 0),
         "keywords": [str(k) for k in d.get(KEYWORDS) or ()],
+        "ids": [str(i) for i in d.get(IDENTIFIERS) or ()],
+        "link": _web_link(d.get(LINK)),
         "abstract": str(d.get(ABSTRACT) or ""),
         "sentences": list(sentences),
         "concepts": [list(x) for x in links],
@@ -88,6 +93,17 @@ def _paper(corpus: Corpus, paper: str) -> dict[str, Any]:
         "fields": sorted(corpus.paper_fields[paper]),
         "links": len(corpus.neighbours[paper]),
     }
+
+
+def _web_link(value: object) -> str | None:
+    """An http(s) link, or None: a graph from elsewhere could hold ``javascript:`` URLs.
+
+    >>> _web_link("https://doi.org/10.1/x"), _web_link(" JavaScript:alert(1)"), _web_link(3)
+    ('https://doi.org/10.1/x', None, None)
+    """
+    if not isinstance(value, str) or not re.match(r"https?://[^\s/]", value, re.IGNORECASE):
+        return None
+    return value if not re.search(r"[\s<>\"\\]", value) else None
 
 
 def _concept(corpus: Corpus, concept: str) -> dict[str, Any]:
