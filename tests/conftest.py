@@ -157,6 +157,20 @@ def fake_build(tmp_path_factory, fake_embedder) -> Build:
 
 
 @pytest.fixture(scope="session")
+def formats_build(tmp_path_factory, fake_embedder) -> Build:
+    """tests/fixtures/formats/ built together with the fake embedder: papers with authors,
+    venues and identifiers, some of them in several files."""
+    from kg.build import BuildRequest, assemble, write
+
+    out = tmp_path_factory.mktemp("formats-build")
+    built = assemble(
+        BuildRequest([Path(__file__).parent / "fixtures" / "formats"]), embedder=fake_embedder
+    )
+    write(built, out)
+    return Build(built, out)
+
+
+@pytest.fixture(scope="session")
 def seed_build(tmp_path_factory, real_model) -> Build:
     """The seeds built with the real KeyBERT + MiniLM pipeline, once per session."""
     return _build(real_model, tmp_path_factory.mktemp("seed-build"))

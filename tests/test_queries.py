@@ -59,6 +59,10 @@ def build(request):
 @pytest.fixture(scope="module")
 def record(build):
     """Look-ups over the record: labels, kinds, each paper's concepts by role."""
+    return _record(build)
+
+
+def _record(build):
     kg = build.kg
 
     class R:
@@ -415,3 +419,11 @@ def check_author_concepts(build, record):
     columns, got = rows(build, "author-concepts.rq")
     assert columns == ["name", "concept", "kind", "papers"]
     assert {(a, c, k): int(n) for a, c, k, n in got} == dict(expected)
+
+
+@pytest.mark.parametrize("name", ["author-papers.rq", "author-concepts.rq"])
+def test_author_queries_on_papers_with_authors(formats_build, name):
+    """The seeds name no authors; the format fixtures do, some in several name forms."""
+    assert _persons(formats_build), "the fixtures name authors"
+    CHECKS[name](formats_build, _record(formats_build))
+    assert rows(formats_build, name)[1], "rows for papers with authors"
