@@ -30,7 +30,7 @@ from kg.build.outputs import (
 )
 from kg.build.records import BuildRequest, BuildResult, Built, Progress, ReadOptions
 from kg.concepts import canonicalize
-from kg.defaults import Validation
+from kg.defaults import VALIDATION, Validation
 from kg.errors import ValidationError
 from kg.extract import (
     Embedder,
@@ -144,7 +144,7 @@ def _read(
 
 
 def check(
-    data: Graph | Sequence[ox.Triple] | export.NTriplesFile, mode: Validation = "auto"
+    data: Graph | Sequence[ox.Triple] | export.NTriplesFile, mode: Validation = VALIDATION
 ) -> ValidationReport:
     """Validate a graph kg built; raise :class:`ValidationError` if it violates the shapes."""
     report = validate(
@@ -222,7 +222,7 @@ def write(
     built: Built,
     out_dir: str | Path,
     *,
-    validation: Validation = "auto",
+    validation: Validation = VALIDATION,
     progress: Progress | None = None,
 ) -> BuildResult:
     """Validate a graph built in memory and write it into ``out_dir`` (as :func:`build` does)."""

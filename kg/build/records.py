@@ -12,7 +12,7 @@ import networkx as nx
 import pyoxigraph as ox
 from rdflib import Graph
 
-from kg.defaults import EXTRACT_BATCH, MAX_FILE_BYTES, Validation
+from kg.defaults import EXTRACT_BATCH, MAX_FILE_BYTES, VALIDATION, Validation
 from kg.extract import CacheStats, Cluster, Settings
 from kg.graph import Provenance, rdf_triples
 from kg.ingest import Reading, Skip
@@ -64,7 +64,7 @@ class BuildRequest:
     read: ReadOptions = field(default_factory=ReadOptions)
     settings: Settings = field(default_factory=Settings)
     generated_at: datetime | None = None
-    validation: Validation = "auto"
+    validation: Validation = VALIDATION
     cache_dir: str | Path | None = None
     cluster: Cluster | None = None
     batch_size: int = EXTRACT_BATCH

@@ -17,6 +17,7 @@ from typing import Any
 
 import click
 
+from kg import defaults
 from kg.errors import KGError
 
 #: Exit status of a run stopped by Ctrl-C (128 + SIGINT), as shells report it.
@@ -239,7 +240,7 @@ def out_option(help: str) -> Any:
     return click.option(
         "--out",
         "out_dir",
-        default="output",
+        default=defaults.OUT_DIR,
         show_default=True,
         type=click.Path(path_type=Path),
         help=help,
@@ -249,7 +250,10 @@ def out_option(help: str) -> Any:
 def graph_argument(metavar: str) -> Any:
     """The built graph a reading command opens, default ``output``."""
     return click.argument(
-        "graph_path", metavar=f"[{metavar}]", default="output", type=click.Path(path_type=Path)
+        "graph_path",
+        metavar=f"[{metavar}]",
+        default=defaults.OUT_DIR,
+        type=click.Path(path_type=Path),
     )
 
 

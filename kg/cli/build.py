@@ -48,7 +48,7 @@ SHOWN_SKIPS = 3
     "--validate",
     "validation",
     type=click.Choice(defaults.VALIDATIONS),
-    default="auto",
+    default=defaults.VALIDATION,
     show_default=True,
     help="How the graph is checked against ontology/shapes.ttl before anything is written "
     f"(auto: full up to {defaults.FULL_LIMIT:,} triples, else a sample).",
@@ -81,8 +81,8 @@ SHOWN_SKIPS = 3
 )
 @click.option(
     "--executor",
-    type=click.Choice(["local", "dask"]),
-    default="local",
+    type=click.Choice(defaults.EXECUTORS),
+    default=defaults.EXECUTORS[0],
     show_default=True,
     help="Where papers are extracted: this process, or a Dask cluster (pip install 'kg[dask]').",
 )
@@ -277,7 +277,7 @@ def _generated_at(option: str | None) -> datetime | None:
     return at if at.tzinfo else at.replace(tzinfo=UTC)
 
 
-_VIEWS = ("index", "paper-map", "concept-map", "paper-concept")
+_VIEWS = ("index", *(v.key for v in defaults.VIEWS))
 
 
 @cli.command()

@@ -18,7 +18,7 @@ from kg.cli.app import SECONDS, ProgressLine, UserError, cli, graph_argument
 @click.option(
     "--graph",
     "graph_path",
-    default="output",
+    default=defaults.OUT_DIR,
     show_default=True,
     type=click.Path(path_type=Path),
     help="A build directory, its kg.ttl (or any .ttl/.nt file), or a kg.oxigraph store.",
@@ -27,7 +27,7 @@ from kg.cli.app import SECONDS, ProgressLine, UserError, cli, graph_argument
     "--format",
     "fmt",
     type=click.Choice(defaults.RESULT_FORMATS),
-    default="table",
+    default=defaults.RESULT_FORMAT,
     show_default=True,
     help="table: IRIs with prefixes, long values wrapped; csv/tsv/json: full IRIs; "
     "turtle/ntriples: CONSTRUCT and DESCRIBE results.",
@@ -35,7 +35,7 @@ from kg.cli.app import SECONDS, ProgressLine, UserError, cli, graph_argument
 @click.option(
     "--timeout",
     type=SECONDS,
-    default=300,
+    default=defaults.QUERY_TIMEOUT,
     show_default=True,
     help="Stop the query after this many seconds (0: no limit).",
 )
@@ -115,7 +115,7 @@ def _is_file(path: Path) -> bool:
 @click.option(
     "--mode",
     type=click.Choice(defaults.VALIDATIONS),
-    default="auto",
+    default=defaults.VALIDATION,
     show_default=True,
     help="full: one pyshacl run; batch: every node, in bounded memory; sample: some nodes of "
     f"each class (auto: full up to {defaults.FULL_LIMIT:,} triples, else sample).",

@@ -39,7 +39,7 @@ from kg.attrs import (
     TYPE,
     WEIGHT,
 )
-from kg.defaults import STATS_NEIGHBOURS, STATS_TOP
+from kg.defaults import OUT_DIR, STATS_NEIGHBOURS, STATS_TOP
 from kg.errors import KGError, QueryError
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ __all__ = ["load_graph", "graph_stats", "Stats", "format_stats", "EXACT_BETWEENN
 EXACT_BETWEENNESS = 2_000
 
 
-def load_graph(path: str | Path = "output") -> nx.Graph:
+def load_graph(path: str | Path = OUT_DIR) -> nx.Graph:
     """The NetworkX graph of a build: a build directory or its ``graph.json``.
 
     Node ids are ``paper:<id>`` and ``concept:<key>``; ``type`` is ``paper``

@@ -17,7 +17,7 @@ import json
 import textwrap
 from collections.abc import Sequence
 
-from kg.defaults import RESULT_FORMATS
+from kg.defaults import RESULT_FORMAT, RESULT_FORMATS
 from kg.errors import QueryError
 from kg.query.sparql import QueryResult, Term
 from kg.vocab import PREFIXES, compact
@@ -28,7 +28,7 @@ __all__ = ["RESULT_FORMATS", "format_result", "WRAP"]
 WRAP = 60
 
 
-def format_result(result: QueryResult, fmt: str = "table", *, width: int = WRAP) -> str:
+def format_result(result: QueryResult, fmt: str = RESULT_FORMAT, *, width: int = WRAP) -> str:
     """Render a query result in ``fmt`` (one of :data:`RESULT_FORMATS`)."""
     if fmt not in RESULT_FORMATS:
         raise QueryError(f"unknown format {fmt!r}; use one of {', '.join(RESULT_FORMATS)}")

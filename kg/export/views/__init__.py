@@ -22,25 +22,25 @@ from collections.abc import Callable
 
 import networkx as nx
 
+from kg.defaults import INDEX, VIEWS
 from kg.export.views.concept_map import concept_map
 from kg.export.views.corpus import Corpus, default_heading, heading, read_corpus
 from kg.export.views.index import render_index
-from kg.export.views.page import VIEWS, Drawn, json_block, render_page
+from kg.export.views.page import Drawn, json_block, render_page
 from kg.export.views.panel import panel_data
 from kg.export.views.paper_concept import paper_concept
 from kg.export.views.paper_map import paper_map
 
 __all__ = ["render_views", "heading", "VIEW_FILES", "VIEWS", "INDEX"]
 
-INDEX = "index.html"
-#: View key -> the module function that decides what it draws; one line per view.
+#: View key (:data:`kg.defaults.VIEWS`) -> the function that decides what it draws.
 _DRAW: dict[str, Callable[[Corpus], Drawn]] = {
     "paper-map": paper_map,
     "concept-map": concept_map,
     "paper-concept": paper_concept,
 }
 #: View key -> file name, index included.
-VIEW_FILES = {"index": INDEX} | {key: filename for key, filename, *_ in VIEWS}
+VIEW_FILES = {"index": INDEX} | {v.key: v.file for v in VIEWS}
 
 
 def render_views(graph: nx.Graph, heading: str | None = None) -> dict[str, str]:
@@ -62,8 +62,8 @@ def render_views(graph: nx.Graph, heading: str | None = None) -> dict[str, str]:
     panel = json_block(panel_data(corpus))
     pages = {}
     drawn = []
-    for key, filename, *_ in VIEWS:
-        view = _DRAW[key](corpus)
+    for v in VIEWS:
+        view = _DRAW[v.key](corpus)
         drawn.append(view)
-        pages[filename] = render_page(view, title, panel)
+        pages[v.file] = render_page(view, title, panel)
     return {INDEX: render_index(corpus, title, drawn)} | pages

@@ -25,6 +25,7 @@ from markupsafe import Markup
 from pyvis.network import Network
 
 from kg.attrs import EXPLANATION, SHARED
+from kg.defaults import VIEWS
 from kg.export.views.bounds import shown_weight
 from kg.export.views.corpus import weight_of
 from kg.export.views.layout import SEED
@@ -75,22 +76,6 @@ EDGE_COLORS = {
     "cooccurs": "#8995a3",
 }
 
-#: The pages of a build: key, file, title, what it shows.
-VIEWS = (
-    ("paper-map", "paper-map.html", "Paper map", "papers joined by the concepts they share"),
-    (
-        "concept-map",
-        "concept-map.html",
-        "Concept map",
-        "concepts joined when papers share them, with the concept hierarchy",
-    ),
-    (
-        "paper-concept",
-        "paper-concept.html",
-        "Paper–concept graph",
-        "papers and the methods, problems and fields they mention",
-    ),
-)
 _ASSETS = Path(__file__).resolve().parents[1] / "assets"
 
 
@@ -236,7 +221,7 @@ def environment(**page: Any) -> Environment:
 
 def render_page(drawn: Drawn, heading: str, panel: Markup) -> str:
     """The page of one view; ``panel`` is :func:`panel_data` as a :func:`json_block`."""
-    key, filename, title, about = next(v for v in VIEWS if v[0] == drawn.view)
+    key, filename, title, about = next(v for v in VIEWS if v.key == drawn.view)
     net = Network(height="100%", width="100%", heading=heading, cdn_resources="in_line")
     net.nodes = drawn.nodes
     net.edges = drawn.edges
