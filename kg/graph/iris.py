@@ -46,8 +46,7 @@ def person_iri(name: str) -> URIRef | None:
     >>> str(person_iri("Hayou, Soufiane")), person_iri("Soufiane HAYOU") == person_iri("Hayou, S.")
     ('https://w3id.org/kg/person/soufiane-hayou', False)
     """
-    key = person_key(name)
-    return DATA["person/" + quote("-".join(key.split()), safe="-")] if key else None
+    return _entity("person", person_key(name))
 
 
 def venue_iri(venue: str) -> URIRef | None:
@@ -56,8 +55,12 @@ def venue_iri(venue: str) -> URIRef | None:
     >>> str(venue_iri("ICML")), venue_iri("Proc. ICML") == venue_iri("proc ICML"), venue_iri("--")
     ('https://w3id.org/kg/venue/icml', True, None)
     """
-    key = title_key(venue)
-    return DATA["venue/" + quote("-".join(key.split()), safe="-")] if key else None
+    return _entity("venue", title_key(venue))
+
+
+def _entity(kind: str, key: str | None) -> URIRef | None:
+    """``DATA/kind/the-key``: a compared name's words joined by hyphens (None: no key)."""
+    return DATA[f"{kind}/" + quote("-".join(key.split()), safe="-")] if key else None
 
 
 def overlap_iri(a: str, b: str) -> URIRef:
