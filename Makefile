@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test docs browser lint eval quotes clean
+.PHONY: run test quick docs browser lint eval quotes clean
 
 run: $(STAMP)
 	$(BIN)/kg build
@@ -21,6 +21,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet --disable-pip-version-check torch==2.13.0
 	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test]'
 	touch $@
+
+# The quick loop: no real model, no browser, no slow tests (docs/development.md).
+quick: $(STAMP)
+	$(BIN)/pytest -q -m "not model and not browser and not slow"
 
 # The manual (docs/, mkdocs.yml) as a static site in site/: open site/index.html, no server
 # needed; it works offline, search included.

@@ -317,6 +317,7 @@ kg.build.build(request, {out!r}, embedder=FakeEmbedder())
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("point", ["after-first-batch", "inside-second-batch"])
 def test_a_killed_build_leaves_the_entries_stored_before_it(tmp_path, seed_papers, point):
     source = write_jsonl(tmp_path / "a.jsonl", seed_papers[:12])

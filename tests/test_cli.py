@@ -226,6 +226,7 @@ def test_view_errors_are_one_line(tmp_path):
     assert code == 2 and "nonsense" in err
 
 
+@pytest.mark.slow
 def test_output_does_not_depend_on_the_hash_seed(tmp_path):
     """Set iteration order changes with PYTHONHASHSEED; the files must not."""
     import os

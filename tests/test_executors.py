@@ -265,6 +265,7 @@ def test_a_scheduler_that_dies_mid_build_is_one_clear_error(tmp_path, fake_model
     assert (out / "kg.ttl").read_text(encoding="utf-8") == "previous\n"
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_workers_that_die_on_a_batch_are_one_clear_error(papers):
     """A worker killed by its task (out of memory, say) ended the build in

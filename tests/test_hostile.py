@@ -432,6 +432,7 @@ def test_form_feed_and_controls_become_the_same_text_in_every_file(fake_embedder
     assert quad.object.value == abstract
 
 
+@pytest.mark.slow
 def test_a_record_of_as_much_text_as_kg_reads_builds(fake_embedder, tmp_path):
     """The limit on one record's text is 1,000,000 characters, and a record that size builds."""
     from kg.ingest.records import MAX_RECORD_CHARS
@@ -505,6 +506,7 @@ def test_text_in_any_field_counts_towards_the_limit(tmp_path, monkeypatch):
         read_inputs([over])
 
 
+@pytest.mark.slow
 def test_a_hundred_thousand_records_are_read_with_exact_skip_counts(tmp_path):
     from kg.ingest import DUPLICATE, NO_ABSTRACT, read_inputs
 
@@ -636,6 +638,7 @@ def new_build(tmp_path_factory, fake_embedder):
     return source, snapshot(tmp / "out")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("point", POINTS)
 @pytest.mark.parametrize(
     "signum", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL], ids=["INT", "TERM", "KILL"]
@@ -668,6 +671,7 @@ def test_a_build_stopped_during_export_leaves_one_whole_output(
     assert leftovers(out) == [] and snapshot(out) == after
 
 
+@pytest.mark.slow
 def test_a_full_disk_mid_export_leaves_the_previous_output(previous, new_build, tmp_path):
     """RLIMIT_FSIZE makes the kernel refuse writes past a size, as a full disk would."""
     out = tmp_path / "out"

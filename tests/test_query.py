@@ -237,6 +237,7 @@ def test_the_store_holds_the_turtle_s_triples(fake_build):
     assert set(opened.store) == set(from_turtle)
 
 
+@pytest.mark.slow
 def test_a_store_loaded_in_pieces_holds_every_triple(fake_build, tmp_path, monkeypatch):
     """kg.nt goes in in pieces cut at line ends; a piece of a few hundred bytes cuts often."""
     import pyoxigraph as ox

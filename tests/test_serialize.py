@@ -74,6 +74,7 @@ def _assert_same_rdf(built: Graph, parsed: Graph, name: str) -> None:
         pytest.fail(f"{name}: lost {sorted(only_built)[:2]}, gained {sorted(only_parsed)[:2]}")
 
 
+@pytest.mark.slow
 @settings(
     max_examples=EXAMPLES,
     deadline=None,

@@ -302,6 +302,7 @@ def test_cosine_weights_reach_the_page_with_their_resolution():
     assert near and all(0 < w < 0.07 for w in near) and len(set(near)) > 10
 
 
+@pytest.mark.slow
 def test_large_views_stay_within_budgets_and_say_what_they_hide(big):
     g, pages = big
     corpus = read_corpus(g)
@@ -352,6 +353,7 @@ def test_large_views_stay_within_budgets_and_say_what_they_hide(big):
         assert line.replace("–", "–") in pages["index.html"]  # the index says it too
 
 
+@pytest.mark.slow
 def test_concepts_keep_their_strongest_links(big):
     g, pages = big
     data = blocks(pages["concept-map.html"])
