@@ -10,7 +10,7 @@ from which the RDF, the NetworkX graphs and every file are made.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -30,8 +30,12 @@ __all__ = [
     "Edge",
     "KnowledgeGraph",
     "ModelIdentity",
+    "Progress",
 ]
 
+
+#: How a long stage reports: called as ``progress(stage, done, total)``.
+Progress = Callable[[str, int, int], None]
 
 #: The evidence of a link that comes from the record's author keywords, not its text.
 AUTHOR_KEYWORD = "author keyword"

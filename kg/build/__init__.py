@@ -28,7 +28,7 @@ from kg.build.outputs import (
     output_texts,
     rewrite_views,
 )
-from kg.build.records import BuildRequest, BuildResult, Built, Progress, ReadOptions
+from kg.build.records import BuildRequest, BuildResult, Built, ReadOptions
 from kg.concepts import canonicalize
 from kg.defaults import VALIDATION, Validation
 from kg.errors import ValidationError
@@ -43,7 +43,7 @@ from kg.extract import (
 )
 from kg.graph import EdgeRule, emit, knowledge_graph, make_provenance, to_networkx
 from kg.ingest import Reading, check_outside, read_inputs
-from kg.model import Kind
+from kg.model import Kind, Progress
 from kg.taxonomy import load_taxonomy
 from kg.validate import TripleList, ValidationReport, chosen_mode, validate
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -20,10 +20,7 @@ from kg.model import KnowledgeGraph
 from kg.terms import rdflib_graph
 from kg.validate import ValidationReport
 
-__all__ = ["Progress", "ReadOptions", "BuildRequest", "Built", "BuildResult"]
-
-#: Called as ``progress(stage, done, total)``.
-Progress = Callable[[str, int, int], None]
+__all__ = ["ReadOptions", "BuildRequest", "Built", "BuildResult"]
 
 
 @dataclass(frozen=True)

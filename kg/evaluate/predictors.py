@@ -7,7 +7,7 @@ A predictor turns papers into :class:`Prediction` s, one per paper; scoring
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -17,7 +17,7 @@ from kg.evaluate.matching import Predicted
 from kg.extract import keybert_model, keywords
 from kg.graph import knowledge_graph
 from kg.lexicon import variant_key
-from kg.model import Concept, Kind, KnowledgeGraph, Link, Mention, Paper
+from kg.model import Concept, Kind, KnowledgeGraph, Link, Mention, Paper, Progress
 
 __all__ = ["Prediction", "Predictor", "KgPredictor", "KeyBERTBaseline", "KEYBERT_TOP_N"]
 
@@ -54,9 +54,6 @@ class Prediction:
     def concepts(self) -> tuple[Predicted, ...]:
         """Methods, problems and phrases: the untyped view."""
         return self.methods + self.problems + self.phrases
-
-
-Progress = Callable[[str, int, int], None]
 
 
 class Predictor(Protocol):
