@@ -20,6 +20,7 @@ from kg.lexicon import (
     GENERIC_NOUNS,
     KIND_NOUNS,
     METHOD_HEADS,
+    METHOD_NAME_HEADS,
     PROBLEM_HEADS,
     STOP_WORDS,
     VERBS,
@@ -31,7 +32,7 @@ from kg.lexicon import (
 )
 from kg.model import Kind
 
-__all__ = ["Candidate", "candidates", "keyword_candidates", "LOOSE_MAX_WORDS"]
+__all__ = ["Candidate", "candidates", "keyword_candidates", "merge_acronyms", "LOOSE_MAX_WORDS"]
 
 #: The longest phrase taken from the wider, loose runs (:func:`loose_chunks`).
 LOOSE_MAX_WORDS = 5
@@ -362,3 +363,28 @@ def keyword_candidates(found: list[Candidate], keywords: Sequence[str]) -> list[
             del wanted[k]
     out += [Candidate(k, -1, _cue(k), keyword=True) for k in wanted.values() if not is_generic(k)]
     return out
+
+
+def merge_acronyms(cands: list[Candidate]) -> list[Candidate]:
+    """One candidate per defined acronym: drop its expansion and the expansion's parts."""
+    expansions = {c.expansion.lower(): c for c in cands if c.expansion}
+    if not expansions:
+        return cands
+    kept = []
+    for c in cands:
+        low = c.text.lower()
+        owner = next((a for e, a in expansions.items() if low in e and a is not c), None)
+        if owner is not None:
+            continue
+        if c.expansion and not c.proposed:  # a proposed name is a method whatever its head
+            c = Candidate(c.text, c.sentence, _acronym_kind(c.expansion), c.proposed, c.expansion)
+        kept.append(c)
+    return kept
+
+
+def _acronym_kind(expansion: str) -> Kind:
+    """An abbreviated name is a method unless its expansion names a task."""
+    h = head(expansion)
+    if h in PROBLEM_HEADS and h not in METHOD_NAME_HEADS:
+        return Kind.PROBLEM
+    return Kind.METHOD

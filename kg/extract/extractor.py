@@ -25,7 +25,7 @@ from typing import Any, Literal
 import numpy as np
 
 from kg.defaults import EXTRACT_BATCH
-from kg.extract.candidates import Candidate, candidates, keyword_candidates
+from kg.extract.candidates import Candidate, candidates, keyword_candidates, merge_acronyms
 from kg.extract.classify import CandidateClassifier, features, load_classifier
 from kg.extract.embed import Embedder, Memo, read
 from kg.extract.fields import FieldScorer, assign_fields_batch
@@ -37,7 +37,6 @@ from kg.extract.select import (
     CandidateTable,
     Scored,
     classified,
-    merge_acronyms,
     select_mentions,
     weak_mentions,
 )

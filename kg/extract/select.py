@@ -19,8 +19,6 @@ from kg.extract.phrases import is_generic, names_quantity, trim
 from kg.lexicon import (
     CLASS_NOUNS,
     KIND_NOUNS,
-    METHOD_NAME_HEADS,
-    PROBLEM_HEADS,
     class_member,
     head,
     is_general_word,
@@ -35,7 +33,6 @@ __all__ = [
     "Scored",
     "CandidateTable",
     "classified",
-    "merge_acronyms",
     "select_mentions",
     "weak_mentions",
     "WEAK_FLOOR",
@@ -181,31 +178,6 @@ def _typed(
         kind = kind or c.cue or likeliest
         prob = max(prob, _AUTHOR_KEYWORD)
     return Scored(c, relevance, kind, prob, entity, c.cue or likeliest)
-
-
-def merge_acronyms(cands: list[Candidate]) -> list[Candidate]:
-    """One candidate per defined acronym: drop its expansion and the expansion's parts."""
-    expansions = {c.expansion.lower(): c for c in cands if c.expansion}
-    if not expansions:
-        return cands
-    kept = []
-    for c in cands:
-        low = c.text.lower()
-        owner = next((a for e, a in expansions.items() if low in e and a is not c), None)
-        if owner is not None:
-            continue
-        if c.expansion and not c.proposed:  # a proposed name is a method whatever its head
-            c = Candidate(c.text, c.sentence, _acronym_kind(c.expansion), c.proposed, c.expansion)
-        kept.append(c)
-    return kept
-
-
-def _acronym_kind(expansion: str) -> Kind:
-    """An abbreviated name is a method unless its expansion names a task."""
-    h = head(expansion)
-    if h in PROBLEM_HEADS and h not in METHOD_NAME_HEADS:
-        return Kind.PROBLEM
-    return Kind.METHOD
 
 
 def _overlaps(a: str, b: str) -> bool:
