@@ -253,7 +253,11 @@ class ModelIdentity:
     Attributes:
         name: The model's name.
         sha256: The sha256 of its weights, when they were checked on load.
+        key: What its vectors depend on, as the extraction cache's key reads it: the
+            hashes of every pinned file, or another embedder's own ``fingerprint``
+            (embedders that compute the same vectors share one).
     """
 
     name: str
     sha256: str | None = None
+    key: str = ""

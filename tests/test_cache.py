@@ -22,7 +22,7 @@ from conftest import SEEDS, FakeEmbedder
 
 from kg.build import OUTPUT_FILES, BuildRequest, build
 from kg.cli import cli
-from kg.extract import CACHE_FILE, Settings, default_cache_dir
+from kg.extract import CACHE_FILE, Settings, default_cache_dir, model_identity
 from kg.extract.cache import extraction_key, paper_key
 from kg.extract.extractor import _document
 from kg.ingest import read_papers
@@ -149,7 +149,7 @@ def test_a_changed_setting_or_taxonomy_extracts_every_paper_again(
 
 
 def test_the_key_is_what_extraction_reads():
-    key = extraction_key(FakeEmbedder(), load_taxonomy(), Settings())
+    key = extraction_key(model_identity(FakeEmbedder()), load_taxonomy(), Settings())
     paper = Paper(id="a", abstract="Some $x$ text.", text="Some x text.", title="T")
     same = [
         Paper(id="b", abstract="Some x text.", text="Some x text.", title="T", authors=("Ann",)),
@@ -163,10 +163,12 @@ def test_the_key_is_what_extraction_reads():
     assert all(paper_key(key, p) == paper_key(key, paper) for p in same)
     assert all(paper_key(key, p) != paper_key(key, paper) for p in different)
     others = [
-        extraction_key(FakeEmbedder(), load_taxonomy(), Settings(min_relevance=0.2)),
-        extraction_key(Other(), load_taxonomy(), Settings()),
+        extraction_key(
+            model_identity(FakeEmbedder()), load_taxonomy(), Settings(min_relevance=0.2)
+        ),
+        extraction_key(model_identity(Other()), load_taxonomy(), Settings()),
     ]
-    assert key == extraction_key(Counting(), load_taxonomy(), Settings())
+    assert key == extraction_key(model_identity(Counting()), load_taxonomy(), Settings())
     assert all(other != key for other in others)
 
 

@@ -99,7 +99,8 @@ def assemble(
         done += n
         report("extracting", done, len(papers))
 
-    key = extraction_key(model, taxonomy, knobs)
+    identity = model_identity(model)
+    key = extraction_key(identity, taxonomy, knobs)
     executor = executor_for(model, taxonomy, knobs, key, request.cluster)
     cache_dir = request.cache_dir
     with ExtractionCache(cache_dir) if cache_dir is not None else nullcontext() as cache:
@@ -115,7 +116,7 @@ def assemble(
     record = knowledge_graph(papers, concepts, links, taxonomy, rule)
     provenance = make_provenance(
         papers,
-        model_identity(model),
+        identity,
         request.taxonomy_path,
         asdict(knobs),
         rule,
@@ -197,7 +198,7 @@ def build(
         if records is not None:
             embedder = model = embedder or load_model()
             taxonomy = load_taxonomy(request.taxonomy_path)
-            extraction = extraction_key(model, taxonomy, request.settings)
+            extraction = extraction_key(model_identity(model), taxonomy, request.settings)
             what = {"read": asdict(request.read), "validation": request.validation}
             key = freshness.request_key(
                 request.inputs,

@@ -35,8 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from kg.defaults import EXTRACT_BATCH
 from kg.digest import installed_versions, sources_sha256
-from kg.extract.embed import MODEL_FILES, Embedder, Memo, MiniLM
-from kg.model import Mention, Paper, Role
+from kg.model import Mention, ModelIdentity, Paper, Role
 from kg.taxonomy import Taxonomy
 
 if TYPE_CHECKING:
@@ -100,26 +99,14 @@ def _code_digest() -> str:
     return sources_sha256(files)
 
 
-def _model_identity(embedder: Embedder) -> str:
-    """The pinned model's file hashes (checked at load), else the embedder's own name.
-
-    Another embedder names itself by a ``fingerprint`` attribute (embedders
-    that compute the same vectors share one), else by its class.
-    """
-    inner = embedder.inner if isinstance(embedder, Memo) else embedder
-    if isinstance(inner, MiniLM):
-        return json.dumps(sorted(MODEL_FILES.items()))
-    own = getattr(inner, "fingerprint", None)
-    return str(own) if own else f"{type(inner).__module__}.{type(inner).__qualname__}"
-
-
-def extraction_key(embedder: Embedder, taxonomy: Taxonomy, settings: Settings) -> str:
-    """A sha256 of everything but the paper that a paper's mentions depend on."""
+def extraction_key(model: ModelIdentity, taxonomy: Taxonomy, settings: Settings) -> str:
+    """A sha256 of everything but the paper that a paper's mentions depend on
+    (``model``: :func:`~kg.extract.embed.model_identity` of the embedder)."""
     parts = {
         "schema": SCHEMA,
         "code": _code_digest(),
         "libraries": installed_versions(_LIBRARIES),
-        "model": _model_identity(embedder),
+        "model": model.key,
         "settings": dataclasses.asdict(settings),
         "taxonomy": [repr(taxonomy.fields), sorted(taxonomy.targets.items())],
     }

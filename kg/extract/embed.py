@@ -12,6 +12,7 @@ tests satisfy with a fast deterministic fake.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -334,12 +335,18 @@ def load_model() -> MiniLM:
 
 
 def model_identity(embedder: Embedder) -> ModelIdentity:
-    """The packaged model by name and the digest its weights were checked against on load;
-    another embedder by its ``name`` attribute, else its class."""
+    """The packaged model by name, the digest its weights were checked against on load and
+    its pinned files' hashes; another embedder by its ``name`` attribute (else its class)
+    and its ``fingerprint`` (else its module and class)."""
     inner = embedder.inner if isinstance(embedder, Memo) else embedder
     if isinstance(inner, MiniLM):
-        return ModelIdentity(MODEL_NAME, MODEL_SHA256)
-    return ModelIdentity(str(getattr(inner, "name", type(inner).__qualname__)))
+        return ModelIdentity(MODEL_NAME, MODEL_SHA256, json.dumps(sorted(MODEL_FILES.items())))
+    kind = type(inner)
+    own = getattr(inner, "fingerprint", None)
+    return ModelIdentity(
+        str(getattr(inner, "name", kind.__qualname__)),
+        key=str(own) if own else f"{kind.__module__}.{kind.__qualname__}",
+    )
 
 
 def unit(x: np.ndarray) -> np.ndarray:
