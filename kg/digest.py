@@ -1,16 +1,31 @@
 """Files read in blocks, never whole: the sha256 of a file (model pins, provenance, the
 store's stamp) and a text file's whole-line pieces (kg.nt, for the store and the prefixes);
 and what the keys of a build's caches say the code was: its source files and the versions
-of the libraries installed (the extraction key, the freshness record)."""
+of the libraries installed (the extraction key, the freshness record); and a build's
+inputs, each file hashed once (:class:`InputDigest`: the freshness record and the
+provenance read it)."""
 
 from __future__ import annotations
 
 import hashlib
+import stat
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-__all__ = ["file_sha256", "line_pieces", "sources_sha256", "installed_versions"]
+from kg.taxonomy import DEFAULT_TAXONOMY
+
+__all__ = [
+    "file_sha256",
+    "line_pieces",
+    "sources_sha256",
+    "installed_versions",
+    "InputDigest",
+    "input_digest",
+]
+
+_SHIPPED_TAXONOMY = "ontology/fields.ttl (shipped with kg)"
 
 
 def file_sha256(path: Path) -> str:
@@ -59,3 +74,37 @@ def installed_versions(names: Iterable[str]) -> dict[str, str]:
         except metadata.PackageNotFoundError:
             out[name] = "-"
     return out
+
+
+@dataclass(frozen=True)
+class InputDigest:
+    """A build's input files and taxonomy, each read and hashed once.
+
+    Attributes:
+        files: ``(path as given, sha256)`` of every input file; the sha256 is None for
+            a file only reading can judge (not a regular file, or over the size limit:
+            a FIFO would never end).
+        taxonomy: ``(path as shown, sha256)`` of the field taxonomy file.
+    """
+
+    files: tuple[tuple[str, str | None], ...]
+    taxonomy: tuple[str, str]
+
+
+def input_digest(
+    files: Iterable[Path], taxonomy: str | Path | None, max_file_bytes: int
+) -> InputDigest:
+    """Hash ``files`` (the inputs, as listed for reading) and the taxonomy file (None: the
+    one shipped with kg)."""
+    hashed: list[tuple[str, str | None]] = []
+    for path in files:
+        sha256 = None
+        try:
+            info = path.stat()
+            if stat.S_ISREG(info.st_mode) and info.st_size <= max_file_bytes:
+                sha256 = file_sha256(path)
+        except OSError:  # reading says what is wrong with it
+            pass
+        hashed.append((str(path), sha256))
+    shown = str(taxonomy) if taxonomy else _SHIPPED_TAXONOMY
+    return InputDigest(tuple(hashed), (shown, file_sha256(Path(taxonomy or DEFAULT_TAXONOMY))))

@@ -27,15 +27,14 @@ import hashlib
 import json
 import os
 import re
-import stat
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from kg.digest import file_sha256, installed_versions, sources_sha256
-from kg.ingest import SUPPORTED_SUFFIXES, Skip, input_files
+from kg.digest import InputDigest, installed_versions, sources_sha256
+from kg.ingest import Skip
 from kg.taxonomy import shipped_ontology
 from kg.validate import ValidationReport, Violation
 
@@ -47,46 +46,25 @@ _SOURCE_SUFFIXES = frozenset({".py", ".txt", ".tsv", ".json", ".ttl", ".js", ".c
 _SCHEMA = 1
 
 
-def request_key(
-    inputs: Sequence[str | Path],
-    out_dir: Path,
-    taxonomy: str | Path | None,
-    extraction: str,
-    options: Mapping[str, Any],
-    max_file_bytes: int,
-) -> str | None:
-    """The sha256 of everything a build's output is a function of, or None for inputs
-    that only reading can judge (not a regular file, over ``max_file_bytes``: a FIFO
-    would never end).
+def request_key(digest: InputDigest, extraction: str, options: Mapping[str, Any]) -> str | None:
+    """The sha256 of everything a build's output is a function of, or None when an input
+    is one that only reading can judge (:class:`~kg.digest.InputDigest`).
 
     Args:
-        inputs: The input files and directories, as the build is given them.
-        out_dir: The output directory (never read).
-        taxonomy: The taxonomy file (None: the shipped one).
+        digest: The build's input files and taxonomy, hashed.
         extraction: The extraction key (:func:`kg.extract.extraction_key`: the
             model's identity, the extraction settings and code).
         options: The read options and validation mode, JSON-able.
-        max_file_bytes: The size above which reading refuses a file.
-
-    Raises:
-        InputError: An input does not exist or is not a supported file, as
-            reading it would say.
     """
-    files = list(input_files(inputs, SUPPORTED_SUFFIXES, exclude=out_dir))
-    for path in files:
-        try:
-            info = path.stat()
-        except OSError:
-            return None
-        if not stat.S_ISREG(info.st_mode) or info.st_size > max_file_bytes:
-            return None
+    if any(sha256 is None for _, sha256 in digest.files):
+        return None
     parts = {
         "schema": _SCHEMA,
         "source": _source_digest(),
         "libraries": _library_versions(),
         "extraction": extraction,
-        "inputs": [[str(path), file_sha256(path)] for path in files],
-        "taxonomy": file_sha256(Path(taxonomy) if taxonomy else shipped_ontology("fields.ttl")),
+        "inputs": [list(file) for file in digest.files],
+        "taxonomy": digest.taxonomy[1],
         "options": options,
     }
     text = json.dumps(parts, sort_keys=True, default=str)

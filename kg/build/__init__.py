@@ -31,6 +31,7 @@ from kg.build.outputs import (
 from kg.build.records import BuildRequest, BuildResult, Built, ReadOptions
 from kg.concepts import canonicalize
 from kg.defaults import VALIDATION, Validation
+from kg.digest import InputDigest, input_digest
 from kg.errors import ValidationError
 from kg.extract import (
     Embedder,
@@ -42,7 +43,7 @@ from kg.extract import (
     model_identity,
 )
 from kg.graph import EdgeRule, emit, knowledge_graph, make_provenance, to_networkx
-from kg.ingest import Reading, check_outside, read_inputs
+from kg.ingest import SUPPORTED_SUFFIXES, Reading, check_outside, input_files, read_inputs
 from kg.model import Kind, Progress
 from kg.taxonomy import load_taxonomy
 from kg.validate import TripleList, ValidationReport, chosen_mode, validate
@@ -69,6 +70,7 @@ def assemble(
     embedder: Embedder | None = None,
     progress: Progress | None = None,
     exclude: Path | None = None,
+    inputs: InputDigest | None = None,
 ) -> Built:
     """Read, extract and build the graphs of ``request.inputs`` without writing anything.
 
@@ -78,7 +80,8 @@ def assemble(
     when it holds it and stored there when it does not (:mod:`kg.extract.cache`).
     With ``request.cluster``, the papers not in the cache are extracted on that
     Dask cluster (:mod:`kg.extract.executors`); the rest of the build runs here.
-    ``exclude`` is a directory reading skips (the output being written).
+    ``exclude`` is a directory reading skips (the output being written). ``inputs`` is
+    the input files and taxonomy hashed (:func:`kg.digest.input_digest`), when the caller has them.
     """
     report = progress or (lambda stage, done, total: None)
     clock = _Clock()
@@ -101,6 +104,7 @@ def assemble(
 
     identity = model_identity(model)
     key = extraction_key(identity, taxonomy, knobs)
+    inputs = inputs or _hashed_inputs(request, exclude)
     executor = executor_for(model, taxonomy, knobs, key, request.cluster)
     cache_dir = request.cache_dir
     with ExtractionCache(cache_dir) if cache_dir is not None else nullcontext() as cache:
@@ -117,7 +121,7 @@ def assemble(
     provenance = make_provenance(
         papers,
         identity,
-        request.taxonomy_path,
+        inputs,
         asdict(knobs),
         rule,
         request.generated_at,
@@ -128,6 +132,13 @@ def assemble(
     return Built(
         record, graph, provenance=provenance, reading=reading, cache=stats, seconds=clock.seconds
     )
+
+
+def _hashed_inputs(request: BuildRequest, exclude: Path | None) -> InputDigest:
+    """The request's input files (as reading lists them) and taxonomy, hashed once: the
+    freshness record and the provenance both read them."""
+    files = input_files(request.inputs, SUPPORTED_SUFFIXES, exclude=exclude)
+    return input_digest(files, request.taxonomy_path, request.read.max_file_bytes)
 
 
 def _read(
@@ -195,24 +206,20 @@ def build(
     records = Path(cache_dir) if cache_dir is not None and at is None else None
     with export.output_dir(out_dir, OUTPUT_FILES, OUTPUT_INSIDE) as target:
         key: str | None = None
+        inputs = _hashed_inputs(request, target.real)
         if records is not None:
             embedder = model = embedder or load_model()
             taxonomy = load_taxonomy(request.taxonomy_path)
             extraction = extraction_key(model_identity(model), taxonomy, request.settings)
             what = {"read": asdict(request.read), "validation": request.validation}
-            key = freshness.request_key(
-                request.inputs,
-                target.real,
-                request.taxonomy_path,
-                extraction,
-                what,
-                request.read.max_file_bytes,
-            )
+            key = freshness.request_key(inputs, extraction, what)
             kept = freshness.current(records, target.real, key) if key else None
             if keep_current and kept is not None:
                 files = tuple(target.path / name.rstrip("/") for name in OUTPUT_FILES)
                 return BuildResult(**kept, files=files, up_to_date=True)
-        built = assemble(request, embedder=embedder, progress=progress, exclude=target.real)
+        built = assemble(
+            request, embedder=embedder, progress=progress, exclude=target.real, inputs=inputs
+        )
         result = _write(built, target, request.validation, progress)
         if records is not None and key:
             freshness.record(records, target.real, key, asdict(result))

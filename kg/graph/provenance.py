@@ -7,13 +7,11 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
-from pathlib import Path
 
 import kg as _kg
-from kg.digest import file_sha256
+from kg.digest import InputDigest
 from kg.graph.edges import EdgeRule
 from kg.model import ModelIdentity, Paper
-from kg.taxonomy import DEFAULT_TAXONOMY
 
 __all__ = ["Provenance", "make_provenance"]
 
@@ -62,26 +60,26 @@ class Provenance:
 def make_provenance(
     papers: Sequence[Paper],
     model: ModelIdentity,
-    taxonomy_path: str | Path | None,
+    inputs: InputDigest,
     settings: Mapping[str, bool | int | float | str],
     rule: EdgeRule,
     generated_at: datetime | None,
     title: str = "",
 ) -> Provenance:
-    """What the graph is a function of: kg, the model, the input files, the taxonomy, the knobs
-    (``settings``: the extraction's, by name)."""
+    """What the graph is a function of: kg, the model, the input files the papers were read
+    from and the taxonomy (``inputs``, hashed once for the build), the knobs (``settings``:
+    the extraction's, by name)."""
+    hashes = dict(inputs.files)
     files = dict.fromkeys(p.source.rpartition(":")[0] or p.source for p in papers if p.source)
-    inputs = tuple((name, file_sha256(Path(name))) for name in files if Path(name).is_file())
-    taxonomy_file = Path(taxonomy_path) if taxonomy_path else DEFAULT_TAXONOMY
-    shown = str(taxonomy_path) if taxonomy_path else "ontology/fields.ttl (shipped with kg)"
+    read = tuple((name, sha256) for name in files if (sha256 := hashes.get(name)))
     knobs = [(f"extract.{k}", v) for k, v in settings.items()]
     knobs += [(f"edges.{k}", v) for k, v in asdict(rule).items()]
     return Provenance(
         kg_version=_kg.__version__,
         model=model.name,
         model_sha256=model.sha256,
-        inputs=inputs,
-        taxonomy=(shown, file_sha256(taxonomy_file)),
+        inputs=read,
+        taxonomy=inputs.taxonomy,
         settings=tuple(sorted(knobs)),
         generated_at=generated_at,
         title=title,
