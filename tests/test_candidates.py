@@ -230,3 +230,17 @@ def test_an_s_form_before_a_determiner_is_a_verb():
     assert "preprint servers" in found
     kept = texts(["Class labels guide the decoder."])  # a plural before a verb stays a noun
     assert {"Class labels", "class labels"} & set(kept)
+
+
+def test_a_phrase_that_only_stands_before_more_of_its_nouns_is_a_modifier():
+    sentences = [
+        "LoRAs are decoded points on a structured adapter manifold.",
+        "Object recognition tasks remain hard, and the LoRA regime is studied.",
+        "We note that the adapter is small.",
+    ]
+    modifier = {c.text: c.modifier for c in candidates(sentences)}
+    assert modifier["structured adapter"]  # "manifold" follows it, always
+    assert not modifier["structured adapter manifold"]
+    assert not modifier["adapter"]  # the third sentence writes it alone
+    assert not modifier["Object recognition"]  # only a generic noun follows
+    assert not modifier["LoRA"]  # a name stays: "the LoRA regime" is about LoRA

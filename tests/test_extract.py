@@ -169,6 +169,13 @@ def test_a_phrase_led_by_a_free_modifier_is_never_kept():
     ]
 
 
+def test_a_phrase_cut_before_its_head_is_never_kept():
+    cut = {"modifier": True}
+    assert _kept(["structured adapter", "adapter manifold"], **{"structured adapter": cut}) == [
+        "adapter manifold"
+    ]
+
+
 # --- classifier features ----------------------------------------------------
 
 _TEXT = st.text(alphabet="ab _-é1\u00b2.", max_size=25)

@@ -28,6 +28,7 @@ from kg.lexicon import (
     is_fixed_term,
     looks_like_name,
     lower_case_words,
+    singular,
     variant_key,
 )
 from kg.model import Kind
@@ -92,6 +93,10 @@ class Candidate:
         free_modifier: True when it starts with a weak modifier that is free
             here ("standard optimisers", not "optimal transport"): offered to
             the ranker, never a concept itself (its rest may be).
+        modifier: True when every time the abstract writes it, more nouns of its
+            phrase follow ("structured adapter" of "a structured adapter
+            manifold"): it is cut short of what it names, so it is offered to the
+            ranker, never a concept itself.
     """
 
     text: str
@@ -102,6 +107,7 @@ class Candidate:
     keyword: bool = False
     loose: bool = False
     free_modifier: bool = False
+    modifier: bool = False
 
 
 @dataclass(frozen=True)
@@ -207,14 +213,21 @@ def candidates(
     )
     seen: dict[str, Candidate] = {}
     defined_here: list[str] = []  # subjects of "X is a technique for ..."
+    heads: set[str] = set()  # phrases that end their noun run somewhere
     for index, sentence in enumerate(sentences):
         context = _Context.of(sentence)
-        for words in _phrases(sentence, max_words, abstract):
+        for words, ends in _phrases(sentence, max_words, abstract):
             key = " ".join(words).lower()
+            if ends:
+                heads.add(key)
             if key not in seen:
                 seen[key] = _candidate(words, index, context, abstract)
                 if context.defines(sentence.find(" ".join(words)), len(key)):
                     defined_here.append(key)
+    for key, c in seen.items():  # a name stays: "LoRA" of "the LoRA regime"
+        named = any(looks_like_name(w) for w in c.text.split())
+        if key not in heads and not named and not _fixed(key, abstract) and not c.expansion:
+            seen[key] = replace(c, modifier=True)
     for index, sentence in enumerate(sentences):
         context = _Context.of(sentence)
         for words in _loose_phrases(sentence, seen):
@@ -232,15 +245,31 @@ def candidates(
     return _share_proposal(seen, defined)
 
 
-def _phrases(sentence: str, max_words: int, abstract: _Abstract) -> Iterator[list[str]]:
-    """The sentence's phrases that survive trimming whole and are not generic."""
+def _phrases(
+    sentence: str, max_words: int, abstract: _Abstract
+) -> Iterator[tuple[list[str], bool]]:
+    """The sentence's phrases that survive trimming whole and are not generic, each with
+    whether it ends its noun run: nothing follows it but generic nouns or words trimming
+    drops ("object recognition" of "object recognition tasks", not "structured adapter"
+    of "structured adapter manifold")."""
     for run in chunks(sentence):
-        for span in spans(run, max_words):
-            whole = " ".join(span).lower()
-            fixed = _fixed(whole, abstract)
-            words = span if fixed else trim(span)
-            if words and len(words) == len(span) and not is_generic(" ".join(words)):
-                yield words
+        last = len(run)
+        while last > 0 and (_kind_word(run[last - 1]) or not trim(run[last - 1 :])):
+            last -= 1
+        for start in range(len(run)):
+            for end in range(start + 1, min(len(run), start + max_words) + 1):
+                span = run[start:end]
+                whole = " ".join(span).lower()
+                fixed = _fixed(whole, abstract)
+                words = span if fixed else trim(span)
+                if words and len(words) == len(span) and not is_generic(" ".join(words)):
+                    yield words, end >= last
+
+
+def _kind_word(word: str) -> bool:
+    """A noun that says only what kind of thing the words before it name ("tasks")."""
+    low = singular(word.lower())
+    return low in KIND_NOUNS or low in GENERIC_NOUNS
 
 
 def _loose_phrases(sentence: str, seen: dict[str, Candidate]) -> Iterator[list[str]]:

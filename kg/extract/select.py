@@ -160,7 +160,7 @@ def _typed(
             prob = entity  # the title names it: a concept as likely as it is one at all
         else:
             kind = None
-    if c.free_modifier and not c.keyword:
+    if (c.free_modifier or c.modifier) and not c.keyword:
         kind = None  # "standard optimisers": its rest may be a concept, it is not
     if kind is not None and " " not in c.text and c.cue is None and not c.proposed:
         kind = None  # a lone word with nothing typing it ("sparsity"): at most a weak mention
@@ -327,7 +327,7 @@ def weak_mentions(
             continue
         if variant_key(c.text) in taken or names_quantity(c.text) or is_generic(c.text):
             continue
-        if c.free_modifier:
+        if c.free_modifier or c.modifier:
             continue
         if _cut_before_of(c.text, low):
             continue
