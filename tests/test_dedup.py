@@ -8,7 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from kg.cli import cli
-from kg.ingest import DUPLICATE, MERGED, family_name, read_inputs, title_key
+from kg.ingest import MERGED, family_name, read_inputs, title_key
 from kg.ingest.dedup import same_papers
 from kg.ingest.records import Record
 
@@ -123,14 +123,30 @@ def test_merged_paper_keeps_every_id_and_location_and_prefers_the_published_venu
     assert reading.skipped == ()
 
 
-def test_exact_duplicates_are_still_counted_as_skipped(tmp_path):
-    _write(
+def test_an_exact_duplicate_is_merged_like_any_record_of_the_same_paper(tmp_path):
+    src = _write(
         tmp_path / "a.jsonl", [{"abstract": ABSTRACT}, {"abstract": ABSTRACT, "doi": "10.5555/x"}]
     )
     reading = read_inputs([tmp_path])
     (paper,) = reading.papers
     assert paper.ids == (("doi", "10.5555/x"),)
-    assert [s.reason for s in reading.skipped] == [DUPLICATE] and reading.merged == ()
+    assert {paper.source, *paper.other_sources} == {f"{src}:1", f"{src}:2"}
+    assert reading.skipped == ()
+    assert [(s.reason, s.detail.split(" as ")[0]) for s in reading.merged] == [
+        (MERGED, "same abstract")
+    ]
+
+
+def test_the_summary_counts_an_exact_duplicate_as_merged(tmp_path, fake_model):
+    src = _write(tmp_path / "in.jsonl", [{"abstract": ABSTRACT}, {"abstract": ABSTRACT}])
+    result = CliRunner().invoke(cli, ["build", str(src), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    (first,) = [line for line in result.output.splitlines() if line.startswith("1 papers, ")]
+    assert "; merged 1 record; SHACL: " in first
+    assert "skipped" not in result.output
+    assert "merged 1 record into the papers they repeat (in.jsonl:2: same abstract as " in (
+        result.output.replace(str(tmp_path) + "/", "")
+    )
 
 
 def test_the_summary_says_what_was_merged(tmp_path, fake_model):

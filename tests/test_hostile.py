@@ -258,10 +258,11 @@ CASES = [
          "skipped 2 records: no abstract (", skipped=2),
     Case("no-abstract-strict", lambda t: [*_good_plus({"title": "T"})(t), "--strict"], 3,
          "p.jsonl:4: record skipped: no abstract"),
-    Case("exact-duplicates-skipped", _good_plus({"abstract": GOOD[0].upper()}), 0,
-         "skipped 1 record: exact duplicate (", skipped=1),
+    # --- an exact duplicate is the same paper: merged, not skipped, --strict or not ---
+    Case("exact-duplicates-merged", _good_plus({"abstract": GOOD[0].upper()}), 0,
+         "merged 1 record into the papers they repeat (", skipped=0),
     Case("exact-duplicate-strict", lambda t: [*_good_plus({"abstract": GOOD[1]})(t), "--strict"],
-         3, "exact duplicate"),
+         0, "p.jsonl:4: same abstract as "),
     Case("every-record-skipped", lambda t: _records(t, {"title": "A"}, {"title": "B"}), 1,
          "no papers to build: all 2 records were skipped"),
     Case("semantic-scholar-nulls", _file("batch.json", json.dumps(
@@ -508,7 +509,7 @@ def test_text_in_any_field_counts_towards_the_limit(tmp_path, monkeypatch):
 
 @pytest.mark.slow
 def test_a_hundred_thousand_records_are_read_with_exact_skip_counts(tmp_path):
-    from kg.ingest import DUPLICATE, NO_ABSTRACT, read_inputs
+    from kg.ingest import MERGED, NO_ABSTRACT, read_inputs
 
     lines = []
     for i in range(100_000):
@@ -522,7 +523,8 @@ def test_a_hundred_thousand_records_are_read_with_exact_skip_counts(tmp_path):
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     reading = read_inputs([path])
     reasons = [s.reason for s in reading.skipped]
-    assert reasons.count(NO_ABSTRACT) == 100 and reasons.count(DUPLICATE) == 100
+    assert reasons == [NO_ABSTRACT] * 100
+    assert [s.reason for s in reading.merged] == [MERGED] * 100
     assert len(reading.papers) == 99_800
     assert reading.skipped[0].source == f"{path}:2"
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from kg.errors import InputError, SkippedError
 from kg.ingest import (
-    DUPLICATE,
+    MERGED,
     NO_ABSTRACT,
     SUPPORTED_SUFFIXES,
     paper_id,
@@ -284,12 +284,13 @@ def test_malformed_inputs_name_file_and_line(
     assert hint in message
 
 
-def test_records_without_abstract_and_duplicates_are_skipped_and_counted(tmp_path: Path) -> None:
+def test_records_without_abstract_are_skipped_and_exact_duplicates_merged(tmp_path: Path) -> None:
     lines = [
-        {"abstract": ABSTRACT_A, "title": "First"},  # as complete as its copy: the first wins
+        # as complete as its copy (a URL, the copy a DOI): the first read wins
+        {"abstract": ABSTRACT_A, "title": "First", "url": "https://example.org/a"},
         {"title": "No abstract at all"},
         {"abstract": "   ", "title": "Blank"},
-        {"abstract": ABSTRACT_A.upper(), "title": "Same text"},
+        {"abstract": ABSTRACT_A.upper(), "title": "Same text", "doi": "10.5555/copy"},
         {"abstract": ABSTRACT_B},
     ]
     path = write(tmp_path / "p.jsonl", "\n".join(json.dumps(r) for r in lines))
@@ -298,12 +299,16 @@ def test_records_without_abstract_and_duplicates_are_skipped_and_counted(tmp_pat
     assert [(s.source, s.reason) for s in reading.skipped] == [
         (f"{path}:2", NO_ABSTRACT),
         (f"{path}:3", NO_ABSTRACT),
-        (f"{path}:4", DUPLICATE),
     ]
-    assert f"{path}:1" in reading.skipped[2].detail
+    # the exact duplicate is the same paper: merged into it, its id and location kept there
+    (merged,) = reading.merged
+    assert (merged.source, merged.reason) == (f"{path}:4", MERGED)
+    assert merged.detail == f"same abstract as {path}:1"
+    first = reading.papers[0]
+    assert ("doi", "10.5555/copy") in first.ids and first.other_sources == (f"{path}:4",)
     with pytest.raises(SkippedError, match=re.escape(f"{path}:2")) as error:
         read_inputs([path], strict=True)
-    assert "--strict" in str(error.value) and "2 no abstract, 1 exact duplicate" in str(error.value)
+    assert "--strict" in str(error.value) and "(2 no abstract in all)" in str(error.value)
 
 
 def test_reading_reports_each_record_made_into_a_paper(tmp_path: Path) -> None:

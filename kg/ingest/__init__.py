@@ -4,9 +4,9 @@ One reader module per format, all listed in :mod:`kg.ingest.formats`:
 plain-text lists (``.txt``/``.md``, like the seeds), BibTeX, RIS, CSV/TSV,
 CSL-JSON, OpenAlex works, the arXiv metadata snapshot, Semantic Scholar
 results, OpenReview notes and kg's own JSON/JSON Lines records. A record
-without an abstract, or an exact duplicate, is skipped and counted
-(:class:`Reading`); a malformed file is an :class:`~kg.errors.InputError`
-naming the file and line.
+without an abstract is skipped and counted; another record of a paper already
+read, an exact duplicate too, is merged into it and counted (:class:`Reading`).
+A malformed file is an :class:`~kg.errors.InputError` naming the file and line.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from kg.ingest.formats import FORMATS, SUPPORTED_SUFFIXES, read_file
 from kg.ingest.identifiers import RESOLVERS, SCHEMES, resolvable
 from kg.ingest.papers import paper_id, papers
 from kg.ingest.records import (
-    DUPLICATE,
     FIELDS,
     MERGED,
     NO_ABSTRACT,
@@ -50,7 +49,6 @@ __all__ = [
     "FORMATS",
     "FIELDS",
     "NO_ABSTRACT",
-    "DUPLICATE",
     "MERGED",
     "title_key",
     "family_name",
@@ -65,7 +63,7 @@ class Reading:
     """What the input files held.
 
     Attributes:
-        papers: One per distinct abstract, in input order.
+        papers: One per distinct paper, in input order.
         skipped: Each record that is not a paper, and why, in input order.
         replaced: Characters removed or replaced so every output stays valid, by kind.
         files: Each file read, its format's name and how many records it held.
@@ -133,8 +131,7 @@ def read_inputs(
                 skipped.append(item)
             else:
                 records.append(item)
-    found_papers, duplicates, merged = papers(records, progress)
-    skipped += duplicates
+    found_papers, merged = papers(records, progress)
     skipped.sort(key=_input_order({str(f[0]): i for i, f in enumerate(files)}))
     if strict and skipped:
         raise SkippedError(_strict_message(skipped))

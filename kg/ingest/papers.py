@@ -9,7 +9,7 @@ from typing import Any
 
 from kg.errors import InputError
 from kg.ingest.dedup import is_preprint, same_papers
-from kg.ingest.records import DUPLICATE, MERGED, Record, Skip
+from kg.ingest.records import MERGED, Record, Skip
 from kg.model import Paper
 from kg.text import clean, normalise
 
@@ -42,12 +42,13 @@ def paper_id(abstract: str, given: str | None = None) -> str:
 
 def papers(
     records: list[Record], progress: Callable[[int, int], None] | None = None
-) -> tuple[list[Paper], list[Skip], list[Skip]]:
-    """One paper per paper read, a skip for each exact duplicate and one for each merged record.
+) -> tuple[list[Paper], list[Skip]]:
+    """One paper per paper read, and a :data:`MERGED` note for each record merged into one.
 
     Records of the same paper (:func:`~kg.ingest.dedup.same_papers`) become one
-    paper, made by :func:`_fused`; one whose abstract is an exact duplicate is
-    counted as skipped (:data:`DUPLICATE`), any other as :data:`MERGED`.
+    paper, made by :func:`_fused`; each but the most complete is counted as
+    merged, an exact duplicate of the abstract too (its identifiers and location
+    are kept on the paper like any other record's).
     ``progress`` is called with the records done and their number before each
     paper (cleaning the text is most of reading).
 
@@ -55,7 +56,6 @@ def papers(
         InputError: Two different papers share an id.
     """
     out: list[Paper] = []
-    skipped: list[Skip] = []
     merged: list[Skip] = []
     by_id: dict[str, Paper] = {}
     done = 0
@@ -70,10 +70,7 @@ def papers(
         reasons = [why for _, why in group]
         for k in ranked[1:]:  # the first read has no reason: it takes the primary's
             why = reasons[k] or reasons[ranked[0]]
-            if why == "same abstract":
-                skipped.append(Skip(members[k].source, DUPLICATE, f"{why} as {paper.source}"))
-            else:
-                merged.append(Skip(members[k].source, MERGED, f"{why} as {paper.source}"))
+            merged.append(Skip(members[k].source, MERGED, f"{why} as {paper.source}"))
         if paper.id in by_id:
             first = by_id[paper.id]
             raise InputError(
@@ -84,7 +81,7 @@ def papers(
         out.append(paper)
     if progress:
         progress(len(records), len(records))
-    return out, skipped, merged
+    return out, merged
 
 
 def _completeness(record: Record) -> tuple[bool, int, int]:

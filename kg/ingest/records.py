@@ -33,7 +33,6 @@ __all__ = [
     "ALIASES",
     "FIELDS",
     "NO_ABSTRACT",
-    "DUPLICATE",
     "MERGED",
     "NOT_FOUND",
     "MAX_RECORD_CHARS",
@@ -95,8 +94,8 @@ MAX_RECORD_CHARS = 1_000_000
 
 #: Why a record was skipped; the build summary counts each.
 NO_ABSTRACT = "no abstract"
-DUPLICATE = "exact duplicate"
-#: A record of a paper another record gives too (same DOI, arXiv id, or title, year and author).
+#: A record of a paper another record gives too (same abstract, DOI, arXiv id, or title, year
+#: and author).
 MERGED = "merged"
 NOT_FOUND = "null result"
 
