@@ -26,7 +26,9 @@ __all__ = [
     "TITLE",
     "DERIVED_TITLE",
     "AUTHORS",
+    "AUTHOR_IDS",
     "VENUE",
+    "VENUE_ID",
     "YEAR",
     "KEYWORDS",
     "ABSTRACT",
@@ -59,7 +61,13 @@ ROLE = "role"  # a mentions edge's role: proposes, uses, addresses, in field, me
 TITLE = "title"
 DERIVED_TITLE = "derived_title"  # true when the record had no title and kg made one
 AUTHORS = "authors"
+#: A paper's authors' ids, one per name of ``authors`` in its order: the IRI of the
+#: schema:Person the RDF gives the name, the same however the name is written
+#: ("Hayou, Soufiane", "Soufiane Hayou"), None for a name without a letter or digit.
+AUTHOR_IDS = "author_ids"
 VENUE = "venue"
+#: A paper's venue's id: the IRI of its kg:Venue in the RDF, or None.
+VENUE_ID = "venue_id"
 YEAR = "year"
 KEYWORDS = "keywords"
 ABSTRACT = "abstract"

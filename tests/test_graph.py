@@ -356,3 +356,37 @@ def test_venues_are_entities_shared_by_their_papers():
     assert (icml, RDF.type, KG.Venue) in g
     assert set(g.objects(icml, SCHEMA.name)) == {Literal("ICML"), Literal("icml.")}
     assert g.value(paper_iri("d"), SCHEMA.isPartOf) is None
+
+
+def test_paper_nodes_carry_their_authors_and_venue_ids_as_the_rdf_names_them(formats_build):
+    """One author written "Müller, Jörg" (BibTeX) and "Jörg Müller" (OpenAlex) has one id."""
+    import networkx as nx
+
+    import kg
+    from kg.attrs import AUTHOR_IDS, AUTHORS, PAPER, TYPE, VENUE, VENUE_ID
+    from kg.graph.iris import person_iri, venue_iri
+
+    G = kg.load_graph(formats_build.out / "graph.json")
+    papers = {n: d for n, d in G.nodes(data=True) if d[TYPE] == PAPER}
+    for d in papers.values():  # one id per name, in the list's order; the RDF's IRIs
+        assert d[AUTHOR_IDS] == [str(person_iri(a)) for a in d[AUTHORS]]
+        assert d[VENUE_ID] == (str(venue_iri(d[VENUE])) if d[VENUE] else None)
+    pairs = [
+        (a, i, n) for n, d in papers.items() for a, i in zip(d[AUTHORS], d[AUTHOR_IDS], strict=True)
+    ]
+    forms = {a: i for a, i, _ in pairs}
+    muller = "https://w3id.org/kg/person/jorg-muller"
+    assert forms["Müller, Jörg"] == forms["Jörg Müller"] == muller
+    # an analytics user finds the other papers of an author
+    of_muller = sorted(n for n, d in papers.items() if muller in d[AUTHOR_IDS])
+    assert of_muller == ["paper:W4000000001", "paper:muller2024graph"]
+    assert {(a, n) for a, i, n in pairs if i == muller} == {
+        ("Jörg Müller", "paper:W4000000001"),
+        ("Müller, Jörg", "paper:muller2024graph"),
+    }
+    # GraphML joins the list with "; ", as every list attribute
+    H = nx.read_graphml(formats_build.out / "graph.graphml")
+    assert H.nodes["paper:muller2024graph"][AUTHOR_IDS] == "; ".join(
+        papers["paper:muller2024graph"][AUTHOR_IDS]
+    )
+    assert H.nodes["paper:muller2024graph"][VENUE_ID] == papers["paper:muller2024graph"][VENUE_ID]

@@ -265,7 +265,7 @@ def jsonld_chunks(data: RdfData, prefixes: Mapping[str, str] | None = None) -> I
 
 def _scalar(value: Any) -> Any:
     if isinstance(value, (list, tuple, set)):
-        return "; ".join(printable(str(v)) for v in value)
+        return "; ".join("" if v is None else printable(str(v)) for v in value)  # keeps places
     return printable(value) if isinstance(value, str) else value
 
 
@@ -274,7 +274,9 @@ def _xml_safe(data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def graphml_text(G: nx.Graph) -> str:
-    """GraphML (lists joined with "; ", missing values left out), for Gephi, igraph, networkx.
+    """GraphML (lists joined with "; ", a missing item empty, missing values left out).
+
+    For Gephi, igraph, networkx.
 
     The text of :func:`write_graphml`.
     """

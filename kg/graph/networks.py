@@ -10,10 +10,23 @@ write it.
 from __future__ import annotations
 
 import networkx as nx
+from rdflib import URIRef
 
-from kg.attrs import BROADER, CONCEPT, IDENTIFIERS, LINK, MENTIONS, PAPER, SHARES, SOURCES, URL
+from kg.attrs import (
+    AUTHOR_IDS,
+    BROADER,
+    CONCEPT,
+    IDENTIFIERS,
+    LINK,
+    MENTIONS,
+    PAPER,
+    SHARES,
+    SOURCES,
+    URL,
+    VENUE_ID,
+)
 from kg.graph.edges import explain
-from kg.graph.iris import concept_iri, concept_node, paper_iri, paper_node
+from kg.graph.iris import concept_iri, concept_node, paper_iri, paper_node, person_iri, venue_iri
 from kg.ingest import resolvable
 from kg.model import KnowledgeGraph, Paper
 
@@ -24,7 +37,9 @@ def concept_graph(record: KnowledgeGraph) -> nx.Graph:
     """Bipartite graph: paper and concept nodes, one edge per link.
 
     Paper nodes have ``bipartite=0``, concept nodes ``bipartite=1``; edges
-    carry role, score, evidence.
+    carry role, score, evidence. A paper's authors and venue are attributes beside
+    their names as written: their ids are the IRIs of the RDF's schema:Person and
+    kg:Venue (:mod:`kg.graph.iris`), so an author's papers share an id.
     """
     B = nx.Graph()
     counts: dict[str, int] = {}
@@ -46,6 +61,8 @@ def concept_graph(record: KnowledgeGraph) -> nx.Graph:
             keywords=list(p.keywords),
             iri=str(paper_iri(p.id)),
             **{
+                AUTHOR_IDS: [_str(person_iri(name)) for name in p.authors],
+                VENUE_ID: _str(venue_iri(p.venue)) if p.venue else None,
                 IDENTIFIERS: [f"{scheme}:{value}" for scheme, value in p.ids],
                 URL: p.url,
                 LINK: _link(p),
@@ -85,6 +102,10 @@ def concept_graph(record: KnowledgeGraph) -> nx.Graph:
                 broader=concept_node(b),
             )
     return B
+
+
+def _str(iri: URIRef | None) -> str | None:
+    return None if iri is None else str(iri)
 
 
 def _link(p: Paper) -> str | None:
