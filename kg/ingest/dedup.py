@@ -35,7 +35,12 @@ _ARXIV_DOI = "10.48550/"
 
 
 def _folded(text: str) -> str:
-    """Lower-case ASCII letters and digits of ``text``, LaTeX and accents resolved."""
+    """The words of ``text`` as compared: LaTeX and accents resolved, case folded, one space apart.
+
+    Every script's letters are kept ("Иванов" stays a name; "Straße" is "strasse"): a key
+    that says two names or titles are the same, unlike :func:`kg.concepts.keys.slug`, an
+    ASCII-only IRI name that drops the letters it cannot spell.
+    """
     text = unicodedata.normalize("NFKD", latex_decoded(text))
     text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
     return " ".join(re.sub(r"[^\w\s]|_", " ", text).split())
