@@ -600,3 +600,12 @@ def test_each_area_legend_entry_shows_as_many_papers_as_it_counts(browser, large
         assert v.shown() == before
     v.clean()
     v.close()
+
+
+def test_paper_map_says_what_edge_width_means(browser, large_pages):
+    out, _ = large_pages
+    v = open_view(browser, out / "paper-map.html")
+    key = v.page.locator("#kg-width-key")
+    assert key.is_visible() and "width: shared-concept weight" in key.inner_text()
+    v.clean()
+    v.close()

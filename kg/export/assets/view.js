@@ -834,6 +834,14 @@
     lab.append(box, el("span", null, "kg-line kg-line-" + kind), el("span", EDGE_NAMES[kind]));
     toggles.append(lab);
   });
+  if (present[S.weight.kind]) {  // what an edge's width means
+    var widthKey = el("span", null, "kg-width-key");
+    widthKey.id = "kg-width-key";
+    widthKey.append(el("span", "width: " + S.weight.label + " "), el("span", "low", "kg-dim"),
+      el("span", null, "kg-width kg-width-thin"), el("span", null, "kg-width kg-width-thick"),
+      el("span", "high", "kg-dim"));
+    toggles.append(widthKey);
+  }
 
   var count = $("kg-count");
   function updateCount() {
