@@ -31,6 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from kg import defaults  # noqa: E402
 from kg.export import VIEW_FILES, graph_from_json, render_views, write_files  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -42,7 +43,7 @@ FLAGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-VIEWS = ("paper-map", "concept-map", "paper-concept")
+VIEWS = tuple(v.key for v in defaults.VIEWS)
 
 _FRAMES = """async () => {
   const times = [];

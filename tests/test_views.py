@@ -15,6 +15,7 @@ import networkx as nx
 import pytest
 from view_graphs import PAYLOAD, SCRIPT, hostile_graph, small_graph, synthetic_graph
 
+from kg import defaults
 from kg.errors import KGError
 from kg.export import graph_from_json, json_text, render_views
 from kg.export.views.bounds import (
@@ -31,7 +32,7 @@ from kg.export.views.panel import NEAREST
 from kg.export.views.paper_concept import MAX_GRAPH_CONCEPTS
 from kg.export.views.paper_map import SHARES_PER_PAPER
 
-VIEWS = ("paper-map.html", "concept-map.html", "paper-concept.html")
+VIEWS = tuple(v.file for v in defaults.VIEWS)
 ASSETS = Path(__file__).parents[1] / "kg" / "export" / "assets"
 
 

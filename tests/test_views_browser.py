@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from view_graphs import PAYLOAD, hostile_graph
 
+from kg import defaults
 from kg.export import render_views
 from kg.export.views.bounds import VISIBLE_EDGES
 from kg.export.views.corpus import read_corpus
@@ -29,7 +30,7 @@ FLAGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-VIEWS = ("paper-map.html", "concept-map.html", "paper-concept.html")
+VIEWS = tuple(v.file for v in defaults.VIEWS)
 pytestmark = pytest.mark.browser
 
 

@@ -16,6 +16,7 @@ from itertools import combinations
 
 import networkx as nx
 
+from kg.attrs import BROADER
 from kg.export.views.bounds import (
     MAX_CONCEPTS,
     MAX_EDGES,
@@ -25,7 +26,14 @@ from kg.export.views.bounds import (
 )
 from kg.export.views.corpus import KINDS, Corpus
 from kg.export.views.layout import community_layout
-from kg.export.views.page import EDGE_COLORS, Drawn, broader_edges, node, percentile_widths
+from kg.export.views.page import (
+    COOCCURS,
+    EDGE_COLORS,
+    Drawn,
+    broader_edges,
+    node,
+    percentile_widths,
+)
 
 __all__ = ["concept_map", "LINKS_PER_CONCEPT"]
 
@@ -70,8 +78,8 @@ def concept_map(corpus: Corpus) -> Drawn:
             "from": a,
             "to": b,
             "width": widths[i],
-            "color": {"color": EDGE_COLORS["cooccurs"], "opacity": 0.4},
-            "kind": "cooccurs",
+            "color": {"color": EDGE_COLORS[COOCCURS], "opacity": 0.4},
+            "kind": COOCCURS,
             "w": together[a, b],
         }
         for i, (a, b) in enumerate(kept)
@@ -86,9 +94,9 @@ def concept_map(corpus: Corpus) -> Drawn:
         settings={
             "types": present,
             "weight": weight_control(
-                "papers sharing both", "cooccurs", [float(together[e]) for e in kept]
+                "papers sharing both", COOCCURS, [float(together[e]) for e in kept]
             ),
-            "edge_kinds": ["cooccurs", "broader"],
+            "edge_kinds": [COOCCURS, BROADER],
         },
         bounds=bounds,
     )

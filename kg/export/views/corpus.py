@@ -31,11 +31,12 @@ from kg.attrs import (
     YEAR,
 )
 from kg.errors import KGError
+from kg.model import Kind
 
 __all__ = ["Corpus", "read_corpus", "KINDS", "default_heading", "heading"]
 
 #: Concept kinds in the order the views list them.
-KINDS = ("method", "problem", "field")
+KINDS = (Kind.METHOD, Kind.PROBLEM, Kind.FIELD)
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ class Corpus:
 
     @cached_property
     def fields(self) -> tuple[str, ...]:
-        return tuple(c for c in self.concepts if self.kind(c) == "field")
+        return tuple(c for c in self.concepts if self.kind(c) == Kind.FIELD)
 
     @cached_property
     def field_parent(self) -> dict[str, str | None]:
@@ -115,7 +116,7 @@ class Corpus:
         for p in self.papers:
             mine: set[str] = set()
             for c in self.mentions[p]:
-                if self.kind(c) == "field":
+                if self.kind(c) == Kind.FIELD:
                     f: str | None = c
                     while f is not None and f not in mine:
                         mine.add(f)
@@ -130,7 +131,7 @@ class Corpus:
         for p in self.papers:
             best: tuple[float, str] | None = None
             for c, d in self.mentions[p].items():
-                if self.kind(c) == "field":
+                if self.kind(c) == Kind.FIELD:
                     candidate = (-float(d.get(SCORE, 0.0)), self.area(c))
                     best = candidate if best is None else min(best, candidate)
             out[p] = best[1] if best else None

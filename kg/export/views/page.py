@@ -24,11 +24,12 @@ from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 from pyvis.network import Network
 
-from kg.attrs import EXPLANATION, SHARED
+from kg.attrs import BROADER, EXPLANATION, MENTIONS, PAPER, SHARED, SHARES
 from kg.defaults import VIEWS
 from kg.export.views.bounds import shown_weight
 from kg.export.views.corpus import weight_of
 from kg.export.views.layout import SEED
+from kg.model import Kind
 
 __all__ = [
     "node",
@@ -48,13 +49,13 @@ __all__ = [
 
 #: Fill colours of the node types; the legends use the same ones.
 COLORS = {
-    "paper": "#3b6ea8",
-    "method": "#e8833a",
-    "problem": "#c9374c",
-    "field": "#3f8f5a",
+    PAPER: "#3b6ea8",
+    Kind.METHOD: "#e8833a",
+    Kind.PROBLEM: "#c9374c",
+    Kind.FIELD: "#3f8f5a",
 }
 #: vis-network shapes of the node types.
-SHAPES = {"paper": "dot", "method": "diamond", "problem": "triangle", "field": "square"}
+SHAPES = {PAPER: "dot", Kind.METHOD: "diamond", Kind.PROBLEM: "triangle", Kind.FIELD: "square"}
 #: Colours of the broad areas in the paper map, biggest area first (Tableau 10).
 AREA_COLORS = (
     "#4e79a7",
@@ -69,11 +70,13 @@ AREA_COLORS = (
     "#86bcb6",
 )
 OTHER_AREA = "#b5b5b5"
+#: The concept map's edge between two concepts that papers share (the views' own kind).
+COOCCURS = "cooccurs"
 EDGE_COLORS = {
-    "shares": "#4a6f99",
-    "mentions": "#8995a3",
-    "broader": "#3f8f5a",
-    "cooccurs": "#8995a3",
+    SHARES: "#4a6f99",
+    MENTIONS: "#8995a3",
+    BROADER: "#3f8f5a",
+    COOCCURS: "#8995a3",
 }
 
 _ASSETS = Path(__file__).resolve().parents[1] / "assets"
@@ -149,8 +152,8 @@ def shares_edge(
         "from": a,
         "to": b,
         "width": width,
-        "color": {"color": EDGE_COLORS["shares"], "opacity": 0.45},
-        "kind": "shares",
+        "color": {"color": EDGE_COLORS[SHARES], "opacity": 0.45},
+        "kind": SHARES,
         "w": shown_weight(weight_of(d)),
         "why": str(d.get(EXPLANATION) or ", ".join(str(s) for s in shared)),
         "how": [str(h) for h in d.get("how") or ()],
@@ -166,10 +169,10 @@ def broader_edges(hierarchy: list[tuple[str, str]]) -> list[dict[str, Any]]:
             "from": narrower,
             "to": broader,
             "width": 1.2,
-            "color": {"color": EDGE_COLORS["broader"], "opacity": 0.75},
+            "color": {"color": EDGE_COLORS[BROADER], "opacity": 0.75},
             "dashes": [6, 4],
             "arrows": {"to": {"enabled": True, "scaleFactor": 0.5}},
-            "kind": "broader",
+            "kind": BROADER,
         }
         for i, (narrower, broader) in enumerate(hierarchy)
     ]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from kg.attrs import SCORE
+from kg.attrs import BROADER, MENTIONS, PAPER, SCORE, SHARES
 from kg.export.views.bounds import (
     MAX_PAPERS,
     VISIBLE_EDGES,
@@ -25,6 +25,7 @@ from kg.export.views.bounds import (
 from kg.export.views.corpus import KINDS, Corpus, weight_of
 from kg.export.views.layout import community_layout
 from kg.export.views.page import EDGE_COLORS, Drawn, broader_edges, node, shares_edge
+from kg.model import Kind
 
 __all__ = ["paper_concept", "MAX_GRAPH_CONCEPTS"]
 
@@ -62,7 +63,7 @@ def paper_concept(corpus: Corpus) -> Drawn:
 
     count = chosen.count
     nodes = [
-        node(p, "paper", layout.positions[p], 7 + 2.8 * math.sqrt(G.degree(p)), G.degree(p) / 2)
+        node(p, PAPER, layout.positions[p], 7 + 2.8 * math.sqrt(G.degree(p)), G.degree(p) / 2)
         for p in chosen.papers
     ] + [
         node(c, corpus.kind(c), layout.positions[c], 6 + 2.8 * math.sqrt(count[c]), count[c])
@@ -74,8 +75,8 @@ def paper_concept(corpus: Corpus) -> Drawn:
             "from": p,
             "to": c,
             "width": round(0.5 + 2.5 * _score(corpus, p, c), 2),
-            "color": {"color": EDGE_COLORS["mentions"], "opacity": 0.5},
-            "kind": "mentions",
+            "color": {"color": EDGE_COLORS[MENTIONS], "opacity": 0.5},
+            "kind": MENTIONS,
         }
         for i, (p, c) in enumerate(chosen.mentions)
     ]
@@ -84,7 +85,7 @@ def paper_concept(corpus: Corpus) -> Drawn:
         for i, (a, b) in enumerate(chosen.shares)
     ]
     edges += broader_edges(chosen.hierarchy)
-    present = ["paper"] + [k for k in KINDS if any(corpus.kind(c) == k for c in chosen.concepts)]
+    present = [PAPER] + [k for k in KINDS if any(corpus.kind(c) == k for c in chosen.concepts)]
     shown_weights = [chosen.weights[e] for e in chosen.shares]
     return Drawn(
         view="paper-concept",
@@ -92,9 +93,9 @@ def paper_concept(corpus: Corpus) -> Drawn:
         edges=edges,
         settings={
             "types": present,
-            "weight": weight_control("shared-concept weight", "shares", shown_weights),
-            "edge_kinds": ["mentions", "shares", "broader"],
-            "edges_off": ["shares", "broader"],
+            "weight": weight_control("shared-concept weight", SHARES, shown_weights),
+            "edge_kinds": [MENTIONS, SHARES, BROADER],
+            "edges_off": [SHARES, BROADER],
         },
         bounds=_bounds(chosen, len(corpus.papers)),
     )
@@ -174,8 +175,8 @@ def _score(corpus: Corpus, paper: str, concept: str) -> float:
 def _most_confident(corpus: Corpus, paper: str, concepts: list[str], cap: int) -> list[str]:
     """The paper's most confident field and its ``cap - 1`` most confident other concepts."""
     ranked = sorted(concepts, key=lambda c: (-_score(corpus, paper, c), c))
-    fields = [c for c in ranked if corpus.kind(c) == "field"][:1]
-    others = [c for c in ranked if corpus.kind(c) != "field"][: cap - len(fields)]
+    fields = [c for c in ranked if corpus.kind(c) == Kind.FIELD][:1]
+    others = [c for c in ranked if corpus.kind(c) != Kind.FIELD][: cap - len(fields)]
     return sorted(fields + others)
 
 

@@ -15,6 +15,7 @@ from collections.abc import Hashable, Sequence
 
 import networkx as nx
 
+from kg.attrs import PAPER, SHARES
 from kg.export.views.bounds import (
     MAX_EDGES,
     MAX_PAPERS,
@@ -58,7 +59,7 @@ def paper_map(corpus: Corpus) -> Drawn:
     nodes = [
         node(
             p,
-            "paper",
+            PAPER,
             layout.positions[p],
             7 + 2.6 * math.sqrt(G.degree(p)),
             round(strength[p], 3),
@@ -82,11 +83,11 @@ def paper_map(corpus: Corpus) -> Drawn:
         nodes=nodes,
         edges=edges,
         settings={
-            "types": ["paper"],
+            "types": [PAPER],
             "areas": areas,
-            "weight": weight_control("shared-concept weight", "shares", [weights[e] for e in kept]),
+            "weight": weight_control("shared-concept weight", SHARES, [weights[e] for e in kept]),
             "groups": _groups(corpus, layout),
-            "edge_kinds": ["shares"],
+            "edge_kinds": [SHARES],
         },
         bounds=bounds,
     )
