@@ -581,32 +581,3 @@ def test_large_views_open_bounded_and_say_what_they_hide(browser, large_pages, v
     assert v.page.locator("#kg-detail").get_attribute("data-node").startswith("concept:")
     v.clean()
     v.close()
-
-
-def test_each_area_legend_entry_shows_as_many_papers_as_it_counts(browser, large_pages):
-    out, _ = large_pages
-    v = open_view(browser, out / "paper-map.html")
-    before = v.shown()
-    entries = v.page.locator("#kg-legend .kg-area-button")
-    assert entries.count() >= 2
-    for i in range(entries.count()):
-        entry = entries.nth(i)
-        counted = int(re.search(r"\(([\d,]+)\)$", entry.inner_text()).group(1).replace(",", ""))
-        entry.click()
-        shown = v.shown()
-        colors = v.js("ids => ids.map(id => network.body.data.nodes.get(id).color)", shown)
-        assert len(shown) == counted and set(colors) == {entry.get_attribute("data-color")}
-        assert entry.get_attribute("aria-pressed") == "true"
-        entry.click()
-        assert v.shown() == before
-    v.clean()
-    v.close()
-
-
-def test_paper_map_says_what_edge_width_means(browser, large_pages):
-    out, _ = large_pages
-    v = open_view(browser, out / "paper-map.html")
-    key = v.page.locator("#kg-width-key")
-    assert key.is_visible() and "width: shared-concept weight" in key.inner_text()
-    v.clean()
-    v.close()

@@ -38,7 +38,7 @@
   }).map(function (n) { return n.id; });
 
   var state = {
-    types: {}, field: "", area: "", minWeight: -Infinity, edgeOn: {},
+    types: {}, field: "", minWeight: -Infinity, edgeOn: {},
     highlight: null, focus: null, hover: null
   };
   (S.edges_off || []).forEach(function (k) { state.edgeOn[k] = false; });
@@ -103,7 +103,6 @@
   var visible = {};
   function nodeShown(n) {
     if (state.types[n.kind] === false) return false;
-    if (state.area && n.color !== state.area) return false;  // the legend's area: its colour
     if (!state.field) return true;
     return n.kind === "paper" ? papersIn(state.field).has(n.id) : conceptsIn(state.field).has(n.id);
   }
@@ -266,7 +265,7 @@
     function nodeHits(b, g) {  // a node that is not one of the group's own members
       return nodeBoxes.any(b, function (o) { return !g.members.has(o.id); });
     }
-    if (S.groups && !state.highlight && !state.field && !state.area) {  // community names, like a map's
+    if (S.groups && !state.highlight && !state.field) {  // community names, like a map's
       ctx.font = GROUP_FONT;
       // the biggest communities are named first; a disk too small to read beside is left
       S.groups.slice().sort(function (a, b) { return b.members.size - a.members.size; })
@@ -595,7 +594,6 @@
     var n = byId[id];
     var changed = false;
     if (state.types[n.kind] === false) { state.types[n.kind] = true; changed = true; }
-    if (state.area && n.color !== state.area) { setArea(""); changed = true; }
     if (state.field && !nodeShown(n)) { state.field = ""; fieldSelect.value = ""; changed = true; }
     if (changed) refresh();
   }
@@ -760,9 +758,8 @@
       b.type = "button";
       b.title = row[0] ? "Show only this area's papers" : "Papers of smaller areas, or without a field";
       b.append(swatch("paper", row[1]), el("span", (row[0] ? label(row[0]) : "other areas") + " (" + fmt(row[2]) + ")"));
-      b.dataset.color = row[1];
-      b.setAttribute("aria-pressed", "false");
-      b.addEventListener("click", function () { setArea(state.area === row[1] ? "" : row[1]); refresh(); });
+      if (row[0]) b.addEventListener("click", function () { setField(state.field === row[0] ? "" : row[0]); });
+      else b.disabled = true;
       li.append(b);
       legend.append(li);
     });
@@ -778,13 +775,6 @@
       lab.append(box, swatch(kind), el("span", TYPE_NAMES[kind] + " (" + fmt(totals[kind] || 0) + ")"));
       li.append(lab);
       legend.append(li);
-    });
-  }
-
-  function setArea(color) {  // the papers a legend entry counts: those drawn in its colour
-    state.area = color;
-    legend.querySelectorAll(".kg-area-button").forEach(function (b) {
-      b.setAttribute("aria-pressed", String(b.dataset.color === color));
     });
   }
 
@@ -834,14 +824,6 @@
     lab.append(box, el("span", null, "kg-line kg-line-" + kind), el("span", EDGE_NAMES[kind]));
     toggles.append(lab);
   });
-  if (present[S.weight.kind]) {  // what an edge's width means
-    var widthKey = el("span", null, "kg-width-key");
-    widthKey.id = "kg-width-key";
-    widthKey.append(el("span", "width: " + S.weight.label + " "), el("span", "low", "kg-dim"),
-      el("span", null, "kg-width kg-width-thin"), el("span", null, "kg-width kg-width-thick"),
-      el("span", "high", "kg-dim"));
-    toggles.append(widthKey);
-  }
 
   var count = $("kg-count");
   function updateCount() {

@@ -192,33 +192,13 @@ def read_corpus(graph: nx.Graph) -> Corpus:
 
 
 def default_heading(corpus: Corpus) -> str:
-    """ "kg: 37 NeurIPS 2026 papers", or "kg: 11 papers, 2024, from 3 venues" when mixed."""
+    """ "kg: 37 NeurIPS 2026 papers" when the papers name at most three venues."""
     attrs = [corpus.attrs[p] for p in corpus.papers]
     return heading(len(attrs), [(d.get(VENUE), d.get(YEAR)) for d in attrs])
 
 
 def heading(n_papers: int, venues: Iterable[tuple[Any, Any]]) -> str:
-    """The pages' title from each paper's (venue, year): short and true for mixed collections.
-
-    One venue keeps its name; several are counted, since a venue is often spelled
-    several ways across formats (a name, its proceedings, arXiv).
-
-    >>> heading(37, [("NeurIPS", 2026)] * 37)
-    'kg: 37 NeurIPS 2026 papers'
-    >>> heading(11, [("ICML", 2024), ("arXiv", 2024), ("PMLR", "2024"), (None, None)])
-    'kg: 11 papers, 2024, from 3 venues'
-    >>> heading(3, [("ICML", 2021), ("ICML", 2023), (None, 2020)])
-    'kg: 3 ICML papers, 2020-2023'
-    >>> heading(2, [])
-    'kg: 2 papers'
-    """
-    pairs = list(venues)
-    named = sorted({str(v).strip() for v, _ in pairs if v and str(v).strip()})
-    years = sorted({int(y) for _, y in pairs if str(y or "").strip().isdigit()})
-    span = "" if not years else str(years[0]) if len(years) == 1 else f"{years[0]}-{years[-1]}"
-    if len(named) == 1 and len(years) == 1:
-        return f"kg: {n_papers} {named[0]} {span} papers"
-    parts = [f"kg: {n_papers} {named[0]} papers" if len(named) == 1 else f"kg: {n_papers} papers"]
-    parts += [span] if span else []
-    parts += [f"from {len(named)} venues"] if len(named) > 1 else []
-    return ", ".join(parts)
+    """ "kg: 37 NeurIPS 2026 papers" from each paper's (venue, year), when at most three."""
+    named = sorted({f"{venue or ''} {year or ''}".strip() for venue, year in venues} - {""})
+    where = f" {', '.join(named)}" if 0 < len(named) <= 3 else ""
+    return f"kg: {n_papers}{where} papers"
