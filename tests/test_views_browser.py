@@ -12,8 +12,9 @@ import re
 import shutil
 from pathlib import Path
 
+import networkx as nx
 import pytest
-from view_graphs import PAYLOAD, hostile_graph
+from view_graphs import PAYLOAD, add_concept, add_paper, finish, hostile_graph, link
 
 from kg.export import render_views
 from kg.export.views.bounds import VISIBLE_EDGES
@@ -578,5 +579,74 @@ def test_large_views_open_bounded_and_say_what_they_hide(browser, large_pages, v
     v.page.locator("#kg-suggest .kg-option").first.wait_for(state="visible")
     v.page.keyboard.press("Enter")
     assert v.page.locator("#kg-detail").get_attribute("data-node").startswith("concept:")
+    v.clean()
+    v.close()
+
+
+# --- a mixed build: several venues, years and areas -------------------------------------------
+
+
+def mixed_graph() -> nx.Graph:
+    """Four papers of three venues and years (one without), two areas, a concept of no paper."""
+    g = nx.Graph()
+    add_paper(
+        g,
+        "p1",
+        label="Low-rank adapters",
+        venue="arXiv",
+        year=2024,
+        authors=["Soufiane Hayou", "N. Ghosh"],
+        link="https://example.org/p1",
+    )
+    add_paper(g, "p2", label="Exploration bonuses", venue="ICML", year=2019)
+    add_paper(g, "p3", label='Undated, "quoted"', venue=None, year=None, authors=[])
+    add_paper(g, "p4", label="Adapters again", venue="ICML", year=2021)
+    add_concept(g, "lora", "method", "LoRA")
+    add_concept(g, "explore", "problem", "exploration")
+    add_concept(g, "lorazepam", "method", "Lorazepam")  # no paper mentions it
+    add_concept(g, "opt", "field", "optimization")
+    add_concept(g, "rl", "field", "reinforcement learning")
+    for p, c, s in [
+        ("p1", "lora", 0.9),
+        ("p3", "lora", 0.8),
+        ("p4", "lora", 0.7),
+        ("p2", "explore", 0.9),
+        ("p3", "explore", 0.6),
+        ("p1", "opt", 0.8),
+        ("p3", "opt", 0.7),
+        ("p4", "opt", 0.3),
+        ("p4", "rl", 0.9),
+        ("p2", "rl", 0.8),
+    ]:
+        link(g, p, c, s)
+    return finish(g)
+
+
+@pytest.fixture(scope="module")
+def mixed_pages(tmp_path_factory):
+    out = tmp_path_factory.mktemp("mixed-views")
+    g = mixed_graph()
+    for name, html in render_views(g).items():
+        (out / name).write_text(html, encoding="utf-8")
+    return out, read_corpus(g)
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_search_ranks_word_starts_first_and_finds_authors_and_venues(browser, mixed_pages, view):
+    out, _ = mixed_pages
+    v = open_view(browser, out / view)
+    found = v.js("kgView.find('LoRA')")
+    assert found[0] == "concept:lora"
+    assert "concept:lorazepam" not in found  # no paper mentions it
+    assert set(found[1:]) == {"concept:explore", "paper:p2"}  # inside a word: after
+    assert v.js("kgView.find('lor')")[:1] == ["concept:lora"]
+    assert v.js("kgView.find('Hayou')") == ["paper:p1"]
+    assert v.js("kgView.find('arxiv')") == ["paper:p1"]
+    assert set(v.js("kgView.find('ICML')")) == {"paper:p2", "paper:p4"}
+    v.page.locator("#kg-search").press_sequentially("Hayou", delay=20)
+    option = v.page.locator("#kg-suggest .kg-option").first
+    option.wait_for(state="visible")
+    assert option.locator(".kg-option-label").inner_text() == "Low-rank adapters"
+    assert "by Soufiane Hayou" in option.locator(".kg-option-sub").inner_text()
     v.clean()
     v.close()

@@ -383,7 +383,7 @@
       q.concepts.forEach(function (c) { var k = kindOf(c[0]); counts[k] = (counts[k] || 0) + 1; });
       var top = q.concepts.filter(function (c) { return kindOf(c[0]) !== "field"; }).slice(0, 4)
         .map(function (c) { return label(c[0]); });
-      var names = q.authors.slice(0, 3).join(", ") + (q.authors.length > 3 || q.more_authors ? " et al." : "");
+      var names = q.authors.slice(0, 3).join(", ") + (q.authors.length > 3 ? " et al." : "");
       return [
         q.title,
         q.label !== q.title ? q.label : "",
@@ -496,7 +496,8 @@
     if (q.derived) detail.append(el("p", "No title given: the label is made from its concepts.", "kg-meta"));
     if (q.meta) detail.append(el("p", q.meta, "kg-meta"));
     if (q.authors.length) {
-      detail.append(el("p", q.authors.join(", ") + (q.more_authors ? " and " + q.more_authors + " more" : "")));
+      var more = q.authors.length - q.shown_authors;
+      detail.append(el("p", q.authors.slice(0, q.shown_authors).join(", ") + (more > 0 ? " and " + more + " more" : "")));
     }
     if (q.keywords.length) detail.append(el("p", "Keywords: " + q.keywords.join(", "), "kg-meta"));
     if (q.link && /^https?:\/\//i.test(q.link)) {
@@ -637,26 +638,38 @@
   Object.keys(PAPERS).forEach(function (id) {
     var q = PAPERS[id];
     var alts = q.title !== q.label ? [q.title] : [];
-    entries.push({ id: id, kind: "paper", label: q.label, alts: alts, rank: q.links });
+    // a paper is also found by its authors and its venue, after its own names
+    var by = q.authors.map(function (a) { return "by " + a; });
+    entries.push({ id: id, kind: "paper", label: q.label, alts: alts, rank: q.links,
+      more: q.venue ? by.concat(["in " + q.venue]) : by });
   });
   Object.keys(CONCEPTS).forEach(function (id) {
     var c = CONCEPTS[id];
-    entries.push({ id: id, kind: c.kind, label: c.label, alts: c.alt, rank: c.papers.length });
+    if (!c.papers.length) return;  // a concept no paper mentions is never suggested
+    entries.push({ id: id, kind: c.kind, label: c.label, alts: c.alt, rank: c.papers.length, more: [] });
   });
   entries.forEach(function (e) {
     e.low = e.label.toLowerCase();
     e.words = norm(e.label);
     e.altLow = e.alts.map(function (a) { return a.toLowerCase(); });
     e.altWords = e.alts.map(norm);
+    e.moreWords = e.more.map(function (m) { return norm(m.replace(/^(by|in) /, "")); });
   });
+  // Tiers: the whole name, its start, an altLabel's start, a word's start in a name, an
+  // altLabel, an author or venue; only then a match inside a word ("lora" in "exploration").
   function match(e, q, qw) {
+    var i;
     if (e.low === q) return [0, -1];
     if (e.low.indexOf(q) === 0) return [1, -1];
-    for (var i = 0; i < e.altLow.length; i++) if (e.altLow[i].indexOf(q) === 0) return [2, i];
-    if (qw && e.words.indexOf(qw) >= 0) return [3, -1];
-    for (i = 0; i < e.altWords.length; i++) if (qw && e.altWords[i].indexOf(qw) >= 0) return [4, i];
-    if (e.low.indexOf(q) >= 0) return [5, -1];
-    for (i = 0; i < e.altLow.length; i++) if (e.altLow[i].indexOf(q) >= 0) return [6, i];
+    for (i = 0; i < e.altLow.length; i++) if (e.altLow[i].indexOf(q) === 0) return [2, i];
+    if (!qw) return null;
+    if (e.words.indexOf(qw) >= 0) return [3, -1];
+    for (i = 0; i < e.altWords.length; i++) if (e.altWords[i].indexOf(qw) >= 0) return [4, i];
+    for (i = 0; i < e.moreWords.length; i++) if (e.moreWords[i].indexOf(qw) >= 0) return [5, -2 - i];
+    var inner = qw.slice(1);
+    if (e.words.indexOf(inner) >= 0) return [6, -1];
+    for (i = 0; i < e.altWords.length; i++) if (e.altWords[i].indexOf(inner) >= 0) return [7, i];
+    for (i = 0; i < e.moreWords.length; i++) if (e.moreWords[i].indexOf(inner) >= 0) return [8, -2 - i];
     return null;
   }
   var current = [];
@@ -692,7 +705,7 @@
       var main = el("span", null, "kg-option-main");
       main.append(swatch(f.e.kind), el("span", f.e.label, "kg-option-label"));
       li.append(main);
-      var sub = f.alt >= 0 ? "also: " + f.e.alts[f.alt] : "";
+      var sub = f.alt >= 0 ? "also: " + f.e.alts[f.alt] : f.alt <= -2 ? f.e.more[-2 - f.alt] : "";
       var about = f.e.kind === "paper" ? (PAPERS[f.e.id].meta || "paper")
         : f.e.kind + " · " + plural(f.e.rank, "paper");
       if (!byId[f.e.id]) about += VIEW === "paper-map" && CONCEPTS[f.e.id] ? " · highlights its papers" : " · not drawn";
