@@ -408,3 +408,13 @@ def test_a_bounded_edge_list_keeps_every_nodes_strongest_edge_first():
     # Past every node's first choice, the strongest edges fill the budget.
     strongest = max(edges, key=edges.__getitem__)
     assert strongest in kept
+
+
+def test_paper_map_legend_rows_count_the_papers_of_their_colour(small):
+    data = blocks(small["paper-map.html"])
+    areas = data["settings"]["areas"]
+    assert data["settings"]["width_legend"] == "shared-concept weight"
+    shown = Counter(n["area"] for n in data["nodes"])
+    assert {row[0]: row[2] for row in areas} == dict(shown)
+    colour = {row[0]: row[1] for row in areas}
+    assert all(n["color"] == colour[n["area"]] for n in data["nodes"])
