@@ -27,7 +27,7 @@ from kg.export.views.bounds import (
     weight_steps,
 )
 from kg.export.views.concept_map import LINKS_PER_CONCEPT
-from kg.export.views.corpus import read_corpus
+from kg.export.views.corpus import heading, read_corpus
 from kg.export.views.panel import NEAREST
 from kg.export.views.paper_concept import MAX_GRAPH_CONCEPTS
 from kg.export.views.paper_map import SHARES_PER_PAPER
@@ -148,7 +148,19 @@ def test_unknown_node_type_is_rejected():
 
 
 def test_heading_defaults_to_papers_and_venues(small):
-    assert "<h1>kg: 3 ICML 2021, NeurIPS 2020 papers</h1>" in small["paper-map.html"]
+    assert "<h1>kg: 3 papers, 2020–2021, 2 venues</h1>" in small["paper-map.html"]
+
+
+def test_heading_names_one_venue_and_counts_several():
+    one = [("NeurIPS", 2026)] * 37
+    assert heading(37, one) == "kg: 37 NeurIPS 2026 papers"
+    mixed = [("International Conference on Machine Learning", 2024)] * 5 + [
+        ("Proceedings of the 41st International Conference on Machine Learning", "2024"),
+        ("arXiv", 2024),
+        (None, None),
+    ]
+    assert heading(11, mixed) == "kg: 11 papers, 2024, 3 venues"
+    assert heading(2, [("ICML", 2021), ("arXiv", None)]) == "kg: 2 papers, 2021, 2 venues"
 
 
 # --- what each view draws --------------------------------------------------------------------
@@ -397,3 +409,13 @@ def test_a_bounded_edge_list_keeps_every_nodes_strongest_edge_first():
     # Past every node's first choice, the strongest edges fill the budget.
     strongest = max(edges, key=edges.__getitem__)
     assert strongest in kept
+
+
+def test_paper_map_legend_rows_count_the_papers_of_their_colour(small):
+    data = blocks(small["paper-map.html"])
+    areas = data["settings"]["areas"]
+    assert data["settings"]["width_legend"] == "shared-concept weight"
+    shown = Counter(n["area"] for n in data["nodes"])
+    assert {row[0]: row[2] for row in areas} == dict(shown)
+    colour = {row[0]: row[1] for row in areas}
+    assert all(n["color"] == colour[n["area"]] for n in data["nodes"])

@@ -7,13 +7,16 @@ and every node and edge is hovered and clicked.
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 import re
 import shutil
 from pathlib import Path
 
+import networkx as nx
 import pytest
-from view_graphs import PAYLOAD, hostile_graph
+from view_graphs import PAYLOAD, add_concept, add_paper, finish, hostile_graph, link
 
 from kg import defaults
 from kg.export import render_views
@@ -579,5 +582,160 @@ def test_large_views_open_bounded_and_say_what_they_hide(browser, large_pages, v
     v.page.locator("#kg-suggest .kg-option").first.wait_for(state="visible")
     v.page.keyboard.press("Enter")
     assert v.page.locator("#kg-detail").get_attribute("data-node").startswith("concept:")
+    v.clean()
+    v.close()
+
+
+# --- a mixed build: several venues, years and areas -------------------------------------------
+
+
+def mixed_graph() -> nx.Graph:
+    """Four papers of three venues and years (one without), two areas, a concept of no paper."""
+    g = nx.Graph()
+    add_paper(
+        g,
+        "p1",
+        label="Low-rank adapters",
+        venue="arXiv",
+        year=2024,
+        authors=["Soufiane Hayou", "N. Ghosh"],
+        link="https://example.org/p1",
+    )
+    add_paper(g, "p2", label="Exploration bonuses", venue="ICML", year=2019)
+    add_paper(g, "p3", label='Undated, "quoted"', venue=None, year=None, authors=[])
+    add_paper(g, "p4", label="Adapters again", venue="ICML", year=2021)
+    add_paper(g, "p5", label="=Fieldless", venue="NeurIPS", year=2022)
+    add_concept(g, "lora", "method", "LoRA")
+    add_concept(g, "explore", "problem", "exploration")
+    add_concept(g, "lorazepam", "method", "Lorazepam")  # no paper mentions it
+    add_concept(g, "opt", "field", "optimization")
+    add_concept(g, "rl", "field", "reinforcement learning")
+    for p, c, s in [
+        ("p1", "lora", 0.9),
+        ("p3", "lora", 0.8),
+        ("p4", "lora", 0.7),
+        ("p2", "explore", 0.9),
+        ("p3", "explore", 0.6),
+        ("p1", "opt", 0.8),
+        ("p3", "opt", 0.7),
+        ("p4", "opt", 0.3),
+        ("p4", "rl", 0.9),
+        ("p2", "rl", 0.8),
+    ]:
+        link(g, p, c, s)
+    link(g, "p5", "lora", 0.5)
+    return finish(g)
+
+
+@pytest.fixture(scope="module")
+def mixed_pages(tmp_path_factory):
+    out = tmp_path_factory.mktemp("mixed-views")
+    g = mixed_graph()
+    for name, html in render_views(g).items():
+        (out / name).write_text(html, encoding="utf-8")
+    return out, read_corpus(g)
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_search_ranks_word_starts_first_and_finds_authors_and_venues(browser, mixed_pages, view):
+    out, _ = mixed_pages
+    v = open_view(browser, out / view)
+    found = v.js("kgView.find('LoRA')")
+    assert found[0] == "concept:lora"
+    assert "concept:lorazepam" not in found  # no paper mentions it
+    assert set(found[1:]) == {"concept:explore", "paper:p2"}  # inside a word: after
+    assert v.js("kgView.find('lor')")[:1] == ["concept:lora"]
+    assert v.js("kgView.find('Hayou')") == ["paper:p1"]
+    assert v.js("kgView.find('arxiv')") == ["paper:p1"]
+    assert set(v.js("kgView.find('ICML')")) == {"paper:p2", "paper:p4"}
+    v.page.locator("#kg-search").press_sequentially("Hayou", delay=20)
+    option = v.page.locator("#kg-suggest .kg-option").first
+    option.wait_for(state="visible")
+    assert option.locator(".kg-option-label").inner_text() == "Low-rank adapters"
+    assert "by Soufiane Hayou" in option.locator(".kg-option-sub").inner_text()
+    v.clean()
+    v.close()
+
+
+def _shown_papers(v) -> list[str]:
+    return [n for n in v.shown() if n.startswith("paper:")]
+
+
+@pytest.mark.parametrize("view", ["paper-map.html", "paper-concept.html"])
+def test_year_range_filters_papers_and_keeps_undated_ones(browser, mixed_pages, view):
+    out, corpus = mixed_pages
+    v = open_view(browser, out / view)
+    control = v.page.locator("#kg-years")
+    assert "without a year stay visible" in control.get_attribute("title")
+    assert "undated kept" in control.inner_text()
+    assert v.page.locator("#kg-year-from").input_value() == "2019"
+    assert v.page.locator("#kg-year-to").input_value() == "2024"
+    assert _shown_papers(v) == sorted(corpus.papers)
+    v.page.locator("#kg-year-from").fill("2020")
+    assert _shown_papers(v) == ["paper:p1", "paper:p3", "paper:p4", "paper:p5"]
+    v.page.locator("#kg-year-to").fill("2021")
+    assert _shown_papers(v) == ["paper:p3", "paper:p4"]  # p3 has no year
+    v.clean()
+    v.close()
+
+
+def test_year_range_is_hidden_where_no_paper_is_drawn(browser, mixed_pages):
+    out, _ = mixed_pages
+    v = open_view(browser, out / "concept-map.html")
+    assert not v.page.locator("#kg-years").is_visible()
+    v.close()
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_export_downloads_the_papers_shown_as_quoted_csv(browser, mixed_pages, view):
+    out, corpus = mixed_pages
+    v = open_view(browser, out / view)
+    if view != "concept-map.html":
+        v.page.locator("#kg-year-to").fill("2021")
+    with v.page.expect_download() as info:
+        v.page.locator("#kg-export").click()
+    download = info.value
+    text = Path(download.path()).read_text(encoding="utf-8")
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0] == ["id", "title", "authors", "year", "venue", "link"]
+    ids = [r[0] for r in rows[1:]]
+    if view == "concept-map.html":
+        assert ids == [p.removeprefix("paper:") for p in corpus.papers]
+    else:
+        assert ids == ["p2", "p3", "p4"]
+    by_id = {r[0]: r for r in rows[1:]}
+    assert by_id["p3"][1] == 'Undated, "quoted": a study' and by_id["p3"][3] == ""
+    assert by_id["p2"][2:5] == ["A. Author; B. Author", "2019", "ICML"]
+    assert all(text.count(f'"{r[0]}"') for r in rows[1:])  # every cell quoted
+    v.clean()
+    v.close()
+
+
+def test_export_of_a_search_is_what_it_found(browser, mixed_pages):
+    out, _ = mixed_pages
+    v = open_view(browser, out / "paper-map.html")
+    v.js("kgView.choose('concept:lora')")
+    found = list(csv.reader(io.StringIO(v.js("kgView.csv()"))))
+    assert [r[0] for r in found[1:]] == ["p1", "p3", "p4", "p5"]
+    assert found[-1][1] == "'=Fieldless: a study"  # no spreadsheet formula
+    v.clean()
+    v.close()
+
+
+def test_legend_counts_are_what_a_click_shows(browser, mixed_pages):
+    out, _ = mixed_pages
+    v = open_view(browser, out / "paper-map.html")
+    buttons = v.page.locator(".kg-area-button")
+    texts = buttons.all_inner_texts()
+    assert any(t.startswith("other areas") for t in texts), texts
+    for i, text in enumerate(texts):
+        n = int(re.search(r"\((\d+)\)$", text.strip()).group(1))
+        buttons.nth(i).click()
+        assert buttons.nth(i).get_attribute("aria-pressed") == "true"
+        assert len(_shown_papers(v)) == n, text
+        buttons.nth(i).click()  # again: all papers
+        assert len(_shown_papers(v)) == 5
+    width = v.page.locator("#kg-legend .kg-width")
+    assert width.inner_text() == "line width: shared-concept weight"
     v.clean()
     v.close()

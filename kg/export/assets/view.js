@@ -38,7 +38,8 @@
   }).map(function (n) { return n.id; });
 
   var state = {
-    types: {}, field: "", minWeight: -Infinity, edgeOn: {},
+    types: {}, field: "", minWeight: -Infinity, edgeOn: {}, area: null,
+    yearFrom: -Infinity, yearTo: Infinity,
     highlight: null, focus: null, hover: null
   };
   (S.edges_off || []).forEach(function (k) { state.edgeOn[k] = false; });
@@ -101,8 +102,14 @@
   // --- the network -----------------------------------------------------------------------
 
   var visible = {};
+  function inYears(p) {  // a paper without a year stays visible whatever the range
+    var y = PAPERS[p] ? PAPERS[p].year : null;
+    return y === null || y === undefined || (y >= state.yearFrom && y <= state.yearTo);
+  }
   function nodeShown(n) {
     if (state.types[n.kind] === false) return false;
+    if (n.kind === "paper" && !inYears(n.id)) return false;
+    if (n.kind === "paper" && state.area !== null && (n.area || "") !== state.area) return false;
     if (!state.field) return true;
     return n.kind === "paper" ? papersIn(state.field).has(n.id) : conceptsIn(state.field).has(n.id);
   }
@@ -383,7 +390,7 @@
       q.concepts.forEach(function (c) { var k = kindOf(c[0]); counts[k] = (counts[k] || 0) + 1; });
       var top = q.concepts.filter(function (c) { return kindOf(c[0]) !== "field"; }).slice(0, 4)
         .map(function (c) { return label(c[0]); });
-      var names = q.authors.slice(0, 3).join(", ") + (q.authors.length > 3 || q.more_authors ? " et al." : "");
+      var names = q.authors.slice(0, 3).join(", ") + (q.authors.length > 3 ? " et al." : "");
       return [
         q.title,
         q.label !== q.title ? q.label : "",
@@ -496,7 +503,8 @@
     if (q.derived) detail.append(el("p", "No title given: the label is made from its concepts.", "kg-meta"));
     if (q.meta) detail.append(el("p", q.meta, "kg-meta"));
     if (q.authors.length) {
-      detail.append(el("p", q.authors.join(", ") + (q.more_authors ? " and " + q.more_authors + " more" : "")));
+      var more = q.authors.length - q.shown_authors;
+      detail.append(el("p", q.authors.slice(0, q.shown_authors).join(", ") + (more > 0 ? " and " + more + " more" : "")));
     }
     if (q.keywords.length) detail.append(el("p", "Keywords: " + q.keywords.join(", "), "kg-meta"));
     if (q.link && /^https?:\/\//i.test(q.link)) {
@@ -637,26 +645,38 @@
   Object.keys(PAPERS).forEach(function (id) {
     var q = PAPERS[id];
     var alts = q.title !== q.label ? [q.title] : [];
-    entries.push({ id: id, kind: "paper", label: q.label, alts: alts, rank: q.links });
+    // a paper is also found by its authors and its venue, after its own names
+    var by = q.authors.map(function (a) { return "by " + a; });
+    entries.push({ id: id, kind: "paper", label: q.label, alts: alts, rank: q.links,
+      more: q.venue ? by.concat(["in " + q.venue]) : by });
   });
   Object.keys(CONCEPTS).forEach(function (id) {
     var c = CONCEPTS[id];
-    entries.push({ id: id, kind: c.kind, label: c.label, alts: c.alt, rank: c.papers.length });
+    if (!c.papers.length) return;  // a concept no paper mentions is never suggested
+    entries.push({ id: id, kind: c.kind, label: c.label, alts: c.alt, rank: c.papers.length, more: [] });
   });
   entries.forEach(function (e) {
     e.low = e.label.toLowerCase();
     e.words = norm(e.label);
     e.altLow = e.alts.map(function (a) { return a.toLowerCase(); });
     e.altWords = e.alts.map(norm);
+    e.moreWords = e.more.map(function (m) { return norm(m.replace(/^(by|in) /, "")); });
   });
+  // Tiers: the whole name, its start, an altLabel's start, a word's start in a name, an
+  // altLabel, an author or venue; only then a match inside a word ("lora" in "exploration").
   function match(e, q, qw) {
+    var i;
     if (e.low === q) return [0, -1];
     if (e.low.indexOf(q) === 0) return [1, -1];
-    for (var i = 0; i < e.altLow.length; i++) if (e.altLow[i].indexOf(q) === 0) return [2, i];
-    if (qw && e.words.indexOf(qw) >= 0) return [3, -1];
-    for (i = 0; i < e.altWords.length; i++) if (qw && e.altWords[i].indexOf(qw) >= 0) return [4, i];
-    if (e.low.indexOf(q) >= 0) return [5, -1];
-    for (i = 0; i < e.altLow.length; i++) if (e.altLow[i].indexOf(q) >= 0) return [6, i];
+    for (i = 0; i < e.altLow.length; i++) if (e.altLow[i].indexOf(q) === 0) return [2, i];
+    if (!qw) return null;
+    if (e.words.indexOf(qw) >= 0) return [3, -1];
+    for (i = 0; i < e.altWords.length; i++) if (e.altWords[i].indexOf(qw) >= 0) return [4, i];
+    for (i = 0; i < e.moreWords.length; i++) if (e.moreWords[i].indexOf(qw) >= 0) return [5, -2 - i];
+    var inner = qw.slice(1);
+    if (e.words.indexOf(inner) >= 0) return [6, -1];
+    for (i = 0; i < e.altWords.length; i++) if (e.altWords[i].indexOf(inner) >= 0) return [7, i];
+    for (i = 0; i < e.moreWords.length; i++) if (e.moreWords[i].indexOf(inner) >= 0) return [8, -2 - i];
     return null;
   }
   var current = [];
@@ -692,7 +712,7 @@
       var main = el("span", null, "kg-option-main");
       main.append(swatch(f.e.kind), el("span", f.e.label, "kg-option-label"));
       li.append(main);
-      var sub = f.alt >= 0 ? "also: " + f.e.alts[f.alt] : "";
+      var sub = f.alt >= 0 ? "also: " + f.e.alts[f.alt] : f.alt <= -2 ? f.e.more[-2 - f.alt] : "";
       var about = f.e.kind === "paper" ? (PAPERS[f.e.id].meta || "paper")
         : f.e.kind + " · " + plural(f.e.rank, "paper");
       if (!byId[f.e.id]) about += VIEW === "paper-map" && CONCEPTS[f.e.id] ? " · highlights its papers" : " · not drawn";
@@ -756,13 +776,20 @@
       var li = el("li", null, "kg-area");
       var b = el("button", null, "kg-area-button");
       b.type = "button";
-      b.title = row[0] ? "Show only this area's papers" : "Papers of smaller areas, or without a field";
+      b.title = row[0] ? "Show only the papers of this colour (this main area)"
+        : "Show only the papers of smaller areas, or without a field";
+      b.dataset.area = row[0];
+      b.setAttribute("aria-pressed", "false");
       b.append(swatch("paper", row[1]), el("span", (row[0] ? label(row[0]) : "other areas") + " (" + fmt(row[2]) + ")"));
-      if (row[0]) b.addEventListener("click", function () { setField(state.field === row[0] ? "" : row[0]); });
-      else b.disabled = true;
+      b.addEventListener("click", function () { setArea(state.area === row[0] ? null : row[0]); });
       li.append(b);
       legend.append(li);
     });
+    if (S.width_legend) {
+      var w = el("li", null, "kg-width");
+      w.append(el("span", null, "kg-wedge"), el("span", "line width: " + S.width_legend));
+      legend.append(w);
+    }
   } else {
     S.types.forEach(function (kind) {
       var li = el("li");
@@ -786,8 +813,85 @@
   function setField(value) {
     state.field = value;
     fieldSelect.value = value;
+    if (value) markArea(null);
     refresh();
   }
+  function markArea(area) {  // the legend's area filter; one filter at a time with the field's
+    state.area = area;
+    Array.prototype.forEach.call(legend.querySelectorAll(".kg-area-button"), function (b) {
+      b.setAttribute("aria-pressed", area !== null && b.dataset.area === area ? "true" : "false");
+    });
+  }
+  function setArea(area) {
+    markArea(area);
+    if (area !== null) { state.field = ""; fieldSelect.value = ""; }
+    refresh();
+  }
+
+  // --- years -----------------------------------------------------------------------------
+
+  var years = Object.keys(PAPERS).map(function (p) { return PAPERS[p].year; })
+    .filter(function (y) { return y !== null && y !== undefined; });
+  var yearFrom = $("kg-year-from");
+  var yearTo = $("kg-year-to");
+  if (!years.length || !nodeList.some(function (n) { return n.kind === "paper"; })) {
+    $("kg-years").hidden = true;
+  } else {
+    var lo = Math.min.apply(null, years), hi = Math.max.apply(null, years);
+    [yearFrom, yearTo].forEach(function (input) {
+      input.min = String(lo);
+      input.max = String(hi);
+    });
+    yearFrom.value = String(lo);
+    yearTo.value = String(hi);
+    var readYears = function () {
+      var a = yearFrom.value === "" ? -Infinity : Number(yearFrom.value);
+      var b = yearTo.value === "" ? Infinity : Number(yearTo.value);
+      state.yearFrom = isNaN(a) ? -Infinity : a;
+      state.yearTo = isNaN(b) ? Infinity : b;
+      refresh();
+    };
+    yearFrom.addEventListener("input", readYears);
+    yearTo.addEventListener("input", readYears);
+  }
+
+  // --- export: the papers shown, or found, as CSV ----------------------------------------
+
+  function exportedPapers() {
+    var ids = [];
+    if (state.highlight) {
+      ids = Array.from(state.highlight).filter(function (id) { return PAPERS[id] && visible[id]; });
+      if (!ids.length && state.focus && CONCEPTS[state.focus]) ids = CONCEPTS[state.focus].papers.filter(inYears);
+    } else if (nodeList.some(function (n) { return n.kind === "paper"; })) {
+      ids = nodeList.filter(function (n) { return n.kind === "paper" && visible[n.id]; }).map(function (n) { return n.id; });
+    } else {
+      ids = Object.keys(PAPERS).filter(inYears);
+    }
+    return ids.sort();
+  }
+  function csvCell(value) {  // always quoted; a leading = + - @ cannot start a spreadsheet formula
+    var s = value === null || value === undefined ? "" : String(value);
+    if (/^[=+\-@\t\r]/.test(s)) s = "'" + s;
+    return '"' + s.replace(/"/g, '""') + '"';
+  }
+  function csvText() {
+    var rows = [["id", "title", "authors", "year", "venue", "link"]];
+    exportedPapers().forEach(function (id) {
+      var q = PAPERS[id];
+      rows.push([id.replace(/^paper:/, ""), q.title, q.authors.join("; "), q.year, q.venue, q.link]);
+    });
+    return rows.map(function (r) { return r.map(csvCell).join(","); }).join("\r\n") + "\r\n";
+  }
+  $("kg-export").addEventListener("click", function () {
+    var url = URL.createObjectURL(new Blob([csvText()], { type: "text/csv;charset=utf-8" }));
+    var a = el("a");
+    a.href = url;
+    a.download = VIEW + "-papers.csv";
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+  });
   fieldSelect.addEventListener("change", function () { setField(fieldSelect.value); });
 
   var weight = $("kg-weight");
@@ -895,6 +999,7 @@
     focused: function () { return state.focus; },
     fitScale: function () { return fitScale; },
     choose: choose,
-    find: function (text) { return findAll(text).map(function (f) { return f.e.id; }); }
+    find: function (text) { return findAll(text).map(function (f) { return f.e.id; }); },
+    csv: csvText
   };
 })();

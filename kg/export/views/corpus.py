@@ -33,7 +33,7 @@ from kg.attrs import (
 from kg.errors import KGError
 from kg.model import Kind
 
-__all__ = ["Corpus", "read_corpus", "KINDS", "default_heading", "heading"]
+__all__ = ["Corpus", "read_corpus", "KINDS", "default_heading", "heading", "year_of"]
 
 #: Concept kinds in the order the views list them.
 KINDS = (Kind.METHOD, Kind.PROBLEM, Kind.FIELD)
@@ -192,13 +192,38 @@ def read_corpus(graph: nx.Graph) -> Corpus:
 
 
 def default_heading(corpus: Corpus) -> str:
-    """ "kg: 37 NeurIPS 2026 papers" when the papers name at most three venues."""
+    """ "kg: 37 NeurIPS 2026 papers" from one venue, "kg: 11 papers, 2024, 3 venues" from more."""
     attrs = [corpus.attrs[p] for p in corpus.papers]
     return heading(len(attrs), [(d.get(VENUE), d.get(YEAR)) for d in attrs])
 
 
 def heading(n_papers: int, venues: Iterable[tuple[Any, Any]]) -> str:
-    """ "kg: 37 NeurIPS 2026 papers" from each paper's (venue, year), when at most three."""
-    named = sorted({f"{venue or ''} {year or ''}".strip() for venue, year in venues} - {""})
-    where = f" {', '.join(named)}" if 0 < len(named) <= 3 else ""
-    return f"kg: {n_papers}{where} papers"
+    """The page heading from each paper's (venue, year).
+
+    One venue names it with its years; papers of several venues are counted, with
+    the span of their years, so a mixed build's heading stays short:
+
+    >>> heading(37, [("NeurIPS", 2026)] * 37)
+    'kg: 37 NeurIPS 2026 papers'
+    >>> heading(11, [("ICML", 2024), ("arXiv", 2024), ("Proc. ICML", "2024"), (None, None)])
+    'kg: 11 papers, 2024, 3 venues'
+    >>> heading(3, [("ICML", 2021), ("NeurIPS", 2020), (None, None)])
+    'kg: 3 papers, 2020–2021, 2 venues'
+    """
+    pairs = list(venues)
+    names = {str(venue).strip() for venue, _ in pairs if venue and str(venue).strip()}
+    if len(names) <= 1:
+        named = sorted({f"{venue or ''} {year or ''}".strip() for venue, year in pairs} - {""})
+        where = f" {', '.join(named)}" if 0 < len(named) <= 3 else ""
+        return f"kg: {n_papers}{where} papers"
+    years = sorted({y for _, year in pairs if (y := year_of(year)) is not None})
+    span = "" if not years else f", {years[0]}" + (f"–{years[-1]}" if len(years) > 1 else "")
+    return f"kg: {n_papers} papers{span}, {len(names)} venues"
+
+
+def year_of(value: Any) -> int | None:
+    """A year as a number, or None ("2024" and 2024 alike; anything else is no year)."""
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        return None

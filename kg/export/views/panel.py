@@ -29,7 +29,7 @@ from kg.attrs import (
     YEAR,
 )
 from kg.export.views.bounds import shown_weight
-from kg.export.views.corpus import KINDS, Corpus
+from kg.export.views.corpus import KINDS, Corpus, year_of
 
 __all__ = ["panel_data", "ROLES", "NEAREST"]
 
@@ -81,8 +81,10 @@ def _paper(corpus: Corpus, paper: str) -> dict[str, Any]:
         "title": str(d.get(TITLE) or label),
         "derived": bool(d.get(DERIVED_TITLE)),
         "meta": " · ".join(str(x) for x in (d.get(VENUE), d.get(YEAR)) if x),
-        "authors": authors[:_MAX_AUTHORS],
-        "more_authors": max(len(authors) - _MAX_AUTHORS, 0),
+        "venue": str(d.get(VENUE) or ""),
+        "year": year_of(d.get(YEAR)),
+        "authors": authors,
+        "shown_authors": _MAX_AUTHORS,
         "keywords": [str(k) for k in d.get(KEYWORDS) or ()],
         "ids": [str(i) for i in d.get(IDENTIFIERS) or ()],
         "link": _web_link(d.get(LINK)),

@@ -56,17 +56,19 @@ def paper_map(corpus: Corpus) -> Drawn:
     areas, area_color = _areas(corpus, papers)
 
     strength = {p: sum(d["weight"] for d in G[p].values()) for p in papers}
-    nodes = [
-        node(
+    nodes = []
+    for p in papers:
+        area = corpus.main_area[p] or ""
+        area = area if area in area_color else ""  # "": the legend's "other areas"
+        drawn_node = node(
             p,
             PAPER,
             layout.positions[p],
             7 + 2.6 * math.sqrt(G.degree(p)),
             round(strength[p], 3),
-            color=area_color.get(corpus.main_area[p] or "", OTHER_AREA),
+            color=area_color.get(area, OTHER_AREA),
         )
-        for p in papers
-    ]
+        nodes.append(drawn_node | {"area": area})
     widths = percentile_widths([weights[e] for e in kept])
     edges = [
         shares_edge(f"s{i}", a, b, corpus.shares[a, b], widths[i]) for i, (a, b) in enumerate(kept)
@@ -85,6 +87,7 @@ def paper_map(corpus: Corpus) -> Drawn:
         settings={
             "types": [PAPER],
             "areas": areas,
+            "width_legend": "shared-concept weight",
             "weight": weight_control("shared-concept weight", SHARES, [weights[e] for e in kept]),
             "groups": _groups(corpus, layout),
             "edge_kinds": [SHARES],
