@@ -266,7 +266,8 @@ class Script:
 def scripts() -> list[Script]:
     found = []
     for page, text in PAGES.items():
-        pattern = r"```python\n(.*?)```\s*\n" + re.escape(PRINTS) + r"\n"
+        # a block of its own: the code holds no fence (an earlier block is not part of it)
+        pattern = r"```python\n((?:(?!```).)*)```\s*\n" + re.escape(PRINTS) + r"\n"
         for match in re.finditer(pattern, text, re.S):
             line = text.count("\n", 0, match.end()) + 1
             start, quote, _ = next(b for b in blocks(text) if b[0] > line)
