@@ -80,6 +80,8 @@ EDGE_COLORS = {
 }
 
 _ASSETS = Path(__file__).resolve().parents[1] / "assets"
+#: kg's view script in parts, run in this order inside one function (they share its names).
+SCRIPT_PARTS = ("view-network.js", "view-panel.js", "view-controls.js")
 
 
 @dataclass
@@ -209,7 +211,7 @@ def environment(**page: Any) -> Environment:
     env.globals["assets"] = {
         "vis_js": _inline(vis / "vis-network.min.js", "script"),
         "kg_css": _inline(_ASSETS / "view.css", "style"),
-        "kg_js": _inline(_ASSETS / "view.js", "script"),
+        "kg_js": _script(),
     }
     env.globals["colors"] = COLORS
     env.globals["views"] = VIEWS
@@ -236,6 +238,13 @@ def render_page(drawn: Drawn, heading: str, panel: Markup) -> str:
     )
     net.path = "view.html"
     return net.generate_html(name=filename)
+
+
+def _script() -> Markup:
+    """kg's view script: its parts in one strict-mode function, so that they share their names
+    and leak none into the page."""
+    parts = "".join(_inline(_ASSETS / name, "script") for name in SCRIPT_PARTS)
+    return Markup('(function () {\n  "use strict";\n' + parts + "})();\n")
 
 
 def _inline(path: Path, element: str) -> Markup:

@@ -1,0 +1,263 @@
+// kg's view script, part 2 of 3: tooltips, the detail panel, highlight and focus.
+  // --- tooltips (kg's own, as text) --------------------------------------------------------
+
+  var tip = $("kg-tip");
+  function tipLines(lines) {
+    tip.replaceChildren();
+    lines.forEach(function (line, i) {
+      if (!line) return;
+      tip.append(el("div", line, i === 0 ? "kg-tip-head" : null));
+    });
+  }
+  function nodeSummary(id) {
+    if (PAPERS[id]) {
+      var q = PAPERS[id];
+      var counts = {};
+      q.concepts.forEach(function (c) { var k = kindOf(c[0]); counts[k] = (counts[k] || 0) + 1; });
+      var top = q.concepts.filter(function (c) { return kindOf(c[0]) !== "field"; }).slice(0, 4)
+        .map(function (c) { return label(c[0]); });
+      var names = q.authors.slice(0, 3).join(", ") + (q.authors.length > 3 ? " et al." : "");
+      return [
+        q.title,
+        q.label !== q.title ? q.label : "",
+        [q.meta, names].filter(Boolean).join(" · "),
+        KINDS.filter(function (k) { return counts[k]; }).map(function (k) { return plural(counts[k], k); }).join(", ") +
+          (q.links ? " · " + plural(q.links, "shared-concept link") : ""),
+        top.length ? "concepts: " + top.join(", ") : ""
+      ];
+    }
+    var c = CONCEPTS[id];
+    return [
+      c.label,
+      c.kind + " · " + plural(c.papers.length, "paper"),
+      c.alt.length ? "also: " + c.alt.slice(0, 4).join(", ") + (c.alt.length > 4 ? ", …" : "") : "",
+      c.broader.length ? "broader: " + c.broader.map(label).join(", ") : "",
+      c.narrower.length ? "narrower: " + plural(c.narrower.length, "concept") : ""
+    ];
+  }
+  function mention(p, c) {
+    var q = PAPERS[p];
+    for (var i = 0; i < q.concepts.length; i++) if (q.concepts[i][0] === c) return q.concepts[i];
+    return null;
+  }
+  function explanationLines(e) {  // one line per shared concept, saying how it is shared
+    var parts = e.why.split("; ");
+    if (parts.length !== e.n) return [e.why];
+    return parts.map(function (part, i) {
+      return "· " + part + (e.how[i] === "exact" ? " (in both)" : "");
+    });
+  }
+  function edgeSummary(e) {
+    if (e.kind === "shares") {
+      return [label(e.from) + " ↔ " + label(e.to),
+        "weight " + String(e.w) + " · " + plural(e.n, "shared concept")]
+        .concat(explanationLines(e));
+    }
+    if (e.kind === "mentions") {
+      var m = mention(e.from, e.to);
+      if (!m) return [label(e.from) + " — " + label(e.to)];
+      return [label(e.from), m[1] + " " + label(e.to) + " · confidence " + m[2].toFixed(2),
+        m[3] >= 0 ? "“" + PAPERS[e.from].sentences[m[3]] + "”" : ""];
+    }
+    if (e.kind === "cooccurs") {
+      var mine = new Set(CONCEPTS[e.from].papers);
+      var both = CONCEPTS[e.to].papers.filter(function (p) { return mine.has(p); });
+      return [label(e.from) + " + " + label(e.to), "together in " + plural(both.length, "paper")]
+        .concat(both.slice(0, 4).map(function (p) { return "· " + shorten(label(p), 70); }))
+        .concat(both.length > 4 ? ["· …"] : []);
+    }
+    return [label(e.from) + " → " + label(e.to), label(e.from) + " is narrower than " + label(e.to)];
+  }
+  function showTip(lines, pointer) {
+    tipLines(lines);
+    tip.hidden = false;
+    var box = container.getBoundingClientRect();
+    var x = pointer.x + 16, y = pointer.y + 16;
+    var w = tip.offsetWidth, h = tip.offsetHeight;
+    if (x + w > box.width - 8) x = Math.max(8, pointer.x - w - 12);
+    if (y + h > box.height - 8) y = Math.max(8, pointer.y - h - 12);
+    tip.style.left = x + "px";
+    tip.style.top = y + "px";
+  }
+  function hideTip() { tip.hidden = true; }
+  network.on("hoverNode", function (p) {
+    state.hover = p.node;
+    showTip(nodeSummary(p.node), p.pointer.DOM);
+    network.redraw();
+  });
+  network.on("blurNode", function () { state.hover = null; hideTip(); network.redraw(); });
+  network.on("hoverEdge", function (p) {
+    if (state.hover) return;
+    var e = edgeById[p.edge];
+    if (e) showTip(edgeSummary(e), p.pointer.DOM);
+  });
+  network.on("blurEdge", function () { if (!state.hover) hideTip(); });
+  container.addEventListener("mouseleave", function () {
+    hideTip();
+    if (state.hover) { state.hover = null; network.redraw(); }
+  });
+  network.on("dragStart", hideTip);
+  network.on("zoom", hideTip);
+
+  // --- the detail panel ----------------------------------------------------------------
+
+  var detail = $("kg-detail");
+  function ref(id, text) {
+    var a = el("a", text || label(id), "kg-link");
+    a.href = "#";
+    a.dataset.node = id;
+    a.addEventListener("click", function (ev) { ev.preventDefault(); choose(id); });
+    return a;
+  }
+  function section(title, items) {
+    detail.append(el("h3", title));
+    var ul = el("ul");
+    items.forEach(function (li) { ul.append(li); });
+    detail.append(ul);
+  }
+  function notDrawn(id) {
+    if (byId[id]) return;
+    var why = VIEW === "paper-map" && CONCEPTS[id]
+      ? "Concepts are not nodes of the paper map: its papers are highlighted."
+      : "Not drawn in this view (see the note on the map); listed here in full.";
+    detail.append(el("p", why, "kg-note"));
+  }
+  function showPaper(id) {
+    var q = PAPERS[id];
+    detail.append(el("h2", q.title));
+    if (q.label !== q.title) detail.append(el("p", "Label: " + q.label, "kg-meta"));
+    if (q.derived) detail.append(el("p", "No title given: the label is made from its concepts.", "kg-meta"));
+    if (q.meta) detail.append(el("p", q.meta, "kg-meta"));
+    if (q.authors.length) {
+      var more = q.authors.length - q.shown_authors;
+      detail.append(el("p", q.authors.slice(0, q.shown_authors).join(", ") + (more > 0 ? " and " + more + " more" : "")));
+    }
+    if (q.keywords.length) detail.append(el("p", "Keywords: " + q.keywords.join(", "), "kg-meta"));
+    if (q.link && /^https?:\/\//i.test(q.link)) {
+      var out = el("a", "Read the paper ↗", "kg-out");
+      out.href = q.link;
+      out.target = "_blank";
+      out.rel = "noopener noreferrer";
+      var where = el("p");
+      where.append(out);
+      detail.append(where);
+    }
+    if (q.ids.length) detail.append(el("p", q.ids.join(" · "), "kg-meta kg-ids"));
+    notDrawn(id);
+    if (q.abstract) detail.append(el("h3", "Abstract"), el("p", q.abstract, "kg-abstract"));
+    KINDS.concat([""]).forEach(function (kind) {
+      var items = q.concepts.filter(function (c) {
+        var k = kindOf(c[0]);
+        return kind ? k === kind : KINDS.indexOf(k) < 0;
+      });
+      if (!items.length) return;
+      section((kind ? TYPE_NAMES[kind] : "other concepts") + " (" + items.length + ")", items.map(function (c) {
+        var li = el("li");
+        li.append(swatch(kindOf(c[0])), ref(c[0]), el("span", " — " + c[1] + ", confidence " + c[2].toFixed(2), "kg-meta"));
+        if (c[3] >= 0) li.append(el("div", "“" + q.sentences[c[3]] + "”", "kg-evidence"));
+        return li;
+      }));
+    });
+    if (q.near.length) {
+      section("nearest papers (" + q.near.length + (q.links > q.near.length ? " of " + q.links : "") + ")",
+        q.near.map(function (n) {
+          var li = el("li", null, "kg-near");
+          li.append(ref(n[0]), el("span", " — weight " + String(n[1]), "kg-meta"));
+          if (n[2]) li.append(el("div", "shares " + n[2], "kg-why"));
+          return li;
+        }));
+    } else {
+      detail.append(el("h3", "nearest papers"), el("p", "No shared-concept links.", "kg-meta"));
+    }
+  }
+  function showConcept(id) {
+    var c = CONCEPTS[id];
+    detail.append(el("h2", c.label));
+    var p = el("p");
+    p.append(swatch(c.kind), el("span", " " + c.kind + " · " + plural(c.papers.length, "paper"), "kg-meta"));
+    detail.append(p);
+    if (c.alt.length) detail.append(el("p", "Also: " + c.alt.join(", "), "kg-meta"));
+    notDrawn(id);
+    if (c.broader.length) section("broader (" + c.broader.length + ")", c.broader.map(conceptItem));
+    if (c.narrower.length) section("narrower (" + c.narrower.length + ")", c.narrower.map(conceptItem));
+    var papers = c.papers.map(function (q) { return [q, mention(q, id)]; });
+    papers.sort(function (a, b) { return (b[1] ? b[1][2] : 0) - (a[1] ? a[1][2] : 0) || (label(a[0]) < label(b[0]) ? -1 : 1); });
+    section("papers (" + papers.length + ")", papers.map(function (x) {
+      var li = el("li");
+      li.append(ref(x[0]));
+      if (x[1]) li.append(el("span", " — " + x[1][1] + ", " + x[1][2].toFixed(2), "kg-meta"));
+      return li;
+    }));
+  }
+  function conceptItem(id) {
+    var li = el("li");
+    li.append(swatch(kindOf(id)), ref(id));
+    if (CONCEPTS[id]) li.append(el("span", " — " + plural(CONCEPTS[id].papers.length, "paper"), "kg-meta"));
+    return li;
+  }
+  function show(id) {
+    if (!PAPERS[id] && !CONCEPTS[id]) return;
+    detail.replaceChildren();
+    detail.dataset.node = id;
+    if (PAPERS[id]) showPaper(id); else showConcept(id);
+    detail.scrollTop = 0;
+  }
+
+  // --- highlight and focus -----------------------------------------------------------------
+
+  function highlight(ids, focus) {
+    state.highlight = ids ? new Set(ids) : null;
+    state.focus = focus || null;
+    highlightEdges();
+    network.redraw();
+  }
+  function highlightEdges() {  // the edges drawn over the dimmed graph, found once
+    var h = state.highlight;
+    state.edges = !h ? null : edgeView.get({
+      filter: function (e) {
+        var touches = state.focus ? (e.from === state.focus || e.to === state.focus) : true;
+        return touches && h.has(e.from) && h.has(e.to);
+      }
+    });
+  }
+  function clearHighlight() {
+    highlight(null);
+    network.unselectAll();
+  }
+  function reveal(id) {
+    var n = byId[id];
+    var changed = false;
+    if (state.types[n.kind] === false) { state.types[n.kind] = true; changed = true; }
+    if (state.field && !nodeShown(n)) { state.field = ""; fieldSelect.value = ""; changed = true; }
+    if (changed) refresh();
+  }
+  function choose(id, options) {
+    var zoom = !options || options.zoom !== false;
+    hideSuggestions();
+    if (byId[id]) {
+      reveal(id);
+      var around = network.getConnectedNodes(id);
+      highlight([id].concat(around), id);
+      network.selectNodes([id]);
+      if (zoom) {
+        network.fit({ nodes: [id].concat(around.length <= 80 ? around : []),
+          maxZoomLevel: 1.2, animation: { duration: 450, easingFunction: "easeInOutQuad" } });
+      }
+    } else if (CONCEPTS[id] && VIEW === "paper-map") {
+      var papers = CONCEPTS[id].papers.filter(function (p) { return byId[p] && visible[p]; });
+      highlight(papers, null);
+      network.selectNodes(papers);
+      if (zoom && papers.length) {
+        network.fit({ nodes: papers, maxZoomLevel: 1.5, animation: { duration: 450, easingFunction: "easeInOutQuad" } });
+      }
+    } else {
+      clearHighlight();
+    }
+    show(id);
+    updateCount();
+  }
+  network.on("click", function (p) {
+    if (p.nodes.length) choose(p.nodes[0], { zoom: false });
+    else if (!p.edges.length) clearHighlight();
+  });
+  network.on("doubleClick", function (p) { if (p.nodes.length) choose(p.nodes[0]); });
