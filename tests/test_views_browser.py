@@ -707,6 +707,10 @@ def test_export_downloads_the_papers_shown_as_quoted_csv(browser, mixed_pages, v
     assert by_id["p3"][1] == 'Undated, "quoted": a study' and by_id["p3"][3] == ""
     assert by_id["p2"][2:5] == ["A. Author; B. Author", "2019", "ICML"]
     assert all(text.count(f'"{r[0]}"') for r in rows[1:])  # every cell quoted
+    with v.page.expect_download() as info:
+        v.page.locator("#kg-export-keys").click()
+    keys = Path(info.value.path()).read_text(encoding="utf-8")
+    assert keys.splitlines() == ids  # the same papers, as their citation keys
     v.clean()
     v.close()
 

@@ -245,15 +245,24 @@
     });
     return rows.map(function (r) { return r.map(csvCell).join(","); }).join("\r\n") + "\r\n";
   }
-  $("kg-export").addEventListener("click", function () {
-    var url = URL.createObjectURL(new Blob([csvText()], { type: "text/csv;charset=utf-8" }));
+  function keysText() {  // \cite{} keys: a BibTeX or Zotero record's key is its paper's id
+    return exportedPapers().map(function (id) { return id.replace(/^paper:/, "") + "\n"; }).join("");
+  }
+  function download(text, type, name) {  // made in the page: works offline, from the file
+    var url = URL.createObjectURL(new Blob([text], { type: type + ";charset=utf-8" }));
     var a = el("a");
     a.href = url;
-    a.download = VIEW + "-papers.csv";
+    a.download = name;
     document.body.append(a);
     a.click();
     a.remove();
     setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+  }
+  $("kg-export").addEventListener("click", function () {
+    download(csvText(), "text/csv", VIEW + "-papers.csv");
+  });
+  $("kg-export-keys").addEventListener("click", function () {
+    download(keysText(), "text/plain", VIEW + "-keys.txt");
   });
   fieldSelect.addEventListener("change", function () { setField(fieldSelect.value); });
 
@@ -363,5 +372,6 @@
     fitScale: function () { return fitScale; },
     choose: choose,
     find: function (text) { return findAll(text).map(function (f) { return f.e.id; }); },
-    csv: csvText
+    csv: csvText,
+    keys: keysText
   };
