@@ -224,8 +224,8 @@ def candidates(
                 seen[key] = _candidate(words, index, context, abstract)
                 if context.defines(sentence.find(" ".join(words)), len(key)):
                     defined_here.append(key)
-    for key, c in seen.items():  # a name stays: "LoRA" of "the LoRA regime"
-        named = any(looks_like_name(w) for w in c.text.split())
+    for key, c in seen.items():  # a name stays: "LoRA" of "the LoRA regime", "Statistical Query"
+        named = any(looks_like_name(w) or w[:1].isupper() for w in c.text.split())
         if key not in heads and not named and not _fixed(key, abstract) and not c.expansion:
             seen[key] = replace(c, modifier=True)
     for index, sentence in enumerate(sentences):
