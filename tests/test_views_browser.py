@@ -145,12 +145,17 @@ def open_view(browser, path: Path) -> Opened:
     return Opened(browser, path)
 
 
+def on_disk(out: Path, pages: dict[str, str]) -> None:
+    """Write rendered pages into ``out``, as a build's output holds them."""
+    for name, html in pages.items():
+        (out / name).write_text(html, encoding="utf-8")
+
+
 @pytest.fixture(scope="session")
 def seed_views(seed_build, tmp_path_factory):
     """The seed build's pages on disk, and the indexes the checks compare against."""
     out = tmp_path_factory.mktemp("seed-views")
-    for name, html in render_views(seed_build.graph).items():
-        (out / name).write_text(html, encoding="utf-8")
+    on_disk(out, render_views(seed_build.graph))
     return out, read_corpus(seed_build.graph)
 
 
@@ -470,8 +475,7 @@ def test_index_links_all_three_views(browser, seed_views):
 def hostile_pages(tmp_path_factory):
     out = tmp_path_factory.mktemp("hostile")
     heading = f"Heading {PAYLOAD}"
-    for name, html in render_views(hostile_graph(), heading).items():
-        (out / name).write_text(html, encoding="utf-8")
+    on_disk(out, render_views(hostile_graph(), heading))
     return out, heading
 
 
@@ -558,8 +562,7 @@ def test_hostile_edges_show_their_text_as_text(browser, hostile_pages, view):
 def large_pages(large_views, tmp_path_factory):
     out = tmp_path_factory.mktemp("large")
     g, pages = large_views
-    for name, html in pages.items():
-        (out / name).write_text(html, encoding="utf-8")
+    on_disk(out, pages)
     return out, read_corpus(g)
 
 
@@ -631,8 +634,7 @@ def mixed_graph() -> nx.Graph:
 def mixed_pages(tmp_path_factory):
     out = tmp_path_factory.mktemp("mixed-views")
     g = mixed_graph()
-    for name, html in render_views(g).items():
-        (out / name).write_text(html, encoding="utf-8")
+    on_disk(out, render_views(g))
     return out, read_corpus(g)
 
 

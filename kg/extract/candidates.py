@@ -14,7 +14,16 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from kg.extract.acronyms import acronyms
-from kg.extract.phrases import chunks, is_generic, is_weak, loose_chunks, spans, tokens, trim
+from kg.extract.phrases import (
+    chunks,
+    is_generic,
+    is_weak,
+    loose_chunks,
+    span_bounds,
+    spans,
+    tokens,
+    trim,
+)
 from kg.lexicon import (
     ESTABLISHED,
     GENERIC_NOUNS,
@@ -256,14 +265,12 @@ def _phrases(
         last = len(run)
         while last > 0 and (_kind_word(run[last - 1]) or not trim(run[last - 1 :])):
             last -= 1
-        for start in range(len(run)):
-            for end in range(start + 1, min(len(run), start + max_words) + 1):
-                span = run[start:end]
-                whole = " ".join(span).lower()
-                fixed = _fixed(whole, abstract)
-                words = span if fixed else trim(span)
-                if words and len(words) == len(span) and not is_generic(" ".join(words)):
-                    yield words, end >= last
+        for start, end in span_bounds(len(run), max_words):
+            span = run[start:end]
+            fixed = _fixed(" ".join(span).lower(), abstract)
+            words = span if fixed else trim(span)
+            if words and len(words) == len(span) and not is_generic(" ".join(words)):
+                yield words, end >= last
 
 
 def _kind_word(word: str) -> bool:

@@ -36,6 +36,7 @@ __all__ = [
     "chunks",
     "loose_chunks",
     "spans",
+    "span_bounds",
     "trim",
     "is_weak",
     "is_generic",
@@ -248,10 +249,15 @@ def _verb_here(word: str, following: str, after_and: bool) -> bool:
 
 def spans(words: list[str], max_len: int) -> Iterable[list[str]]:
     """Every run of 1 to ``max_len`` consecutive words, left to right."""
-    n = len(words)
+    for i, j in span_bounds(len(words), max_len):
+        yield words[i:j]
+
+
+def span_bounds(n: int, max_len: int) -> Iterable[tuple[int, int]]:
+    """The ``(start, end)`` of every run of 1 to ``max_len`` of ``n`` words, left to right."""
     for i in range(n):
         for j in range(i + 1, min(n, i + max_len) + 1):
-            yield words[i:j]
+            yield i, j
 
 
 def trim(words: list[str]) -> list[str]:

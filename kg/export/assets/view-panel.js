@@ -129,8 +129,8 @@
     if (q.derived) detail.append(el("p", "No title given: the label is made from its concepts.", "kg-meta"));
     if (q.meta) detail.append(el("p", q.meta, "kg-meta"));
     if (q.authors.length) {
-      var more = q.authors.length - q.shown_authors;
-      detail.append(el("p", q.authors.slice(0, q.shown_authors).join(", ") + (more > 0 ? " and " + more + " more" : "")));
+      var more = q.authors.length - P.shown_authors;
+      detail.append(el("p", q.authors.slice(0, P.shown_authors).join(", ") + (more > 0 ? " and " + more + " more" : "")));
     }
     if (q.keywords.length) detail.append(el("p", "Keywords: " + q.keywords.join(", "), "kg-meta"));
     if (q.link && /^https?:\/\//i.test(q.link)) {

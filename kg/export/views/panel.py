@@ -47,8 +47,10 @@ _MAX_AUTHORS = 12
 
 
 def panel_data(corpus: Corpus) -> dict[str, Any]:
-    """``{"papers": {...}, "concepts": {...}, "fields": [...]}`` for the page's script."""
+    """``{"papers": {...}, "concepts": {...}, "fields": [...], "shown_authors": n}`` for the
+    page's script (a paper's panel lists its first ``n`` authors; search reads them all)."""
     return {
+        "shown_authors": _MAX_AUTHORS,
         "papers": {p: _paper(corpus, p) for p in corpus.papers},
         "concepts": {c: _concept(corpus, c) for c in corpus.concepts},
         "fields": _field_tree(corpus),
@@ -84,7 +86,6 @@ def _paper(corpus: Corpus, paper: str) -> dict[str, Any]:
         "venue": str(d.get(VENUE) or ""),
         "year": year_of(d.get(YEAR)),
         "authors": authors,
-        "shown_authors": _MAX_AUTHORS,
         "keywords": [str(k) for k in d.get(KEYWORDS) or ()],
         "ids": [str(i) for i in d.get(IDENTIFIERS) or ()],
         "link": _web_link(d.get(LINK)),
