@@ -244,3 +244,14 @@ def test_a_phrase_that_only_stands_before_more_of_its_nouns_is_a_modifier():
     assert not modifier["adapter"]  # the third sentence writes it alone
     assert not modifier["Object recognition"]  # only a generic noun follows
     assert not modifier["LoRA"]  # a name stays: "the LoRA regime" is about LoRA
+
+
+def test_a_capital_that_only_opens_a_sentence_does_not_make_a_modifier_a_name():
+    sentences = [
+        "Recovering molecular structures from spectra is hard.",
+        "We study the Statistical Query complexity lower bound of parity learning.",
+    ]
+    modifier = {c.text: c.modifier for c in candidates(sentences)}
+    assert modifier["Recovering molecular"]  # "structures" always follows it
+    assert not modifier["Recovering molecular structures"]
+    assert not modifier["Statistical Query complexity"]  # a capitalised term stands

@@ -82,7 +82,7 @@ def test_real_model_finds_proposed_methods_problems_and_fields(real_model):
 
 
 def test_an_abbreviated_name_is_a_method_unless_it_names_a_task():
-    from kg.extract.candidates import _acronym_kind
+    from kg.extract.refine import _acronym_kind
 
     assert _acronym_kind("Proximal Policy Optimization") is Kind.METHOD
     assert _acronym_kind("Stochastic Variational Inference") is Kind.METHOD

@@ -25,13 +25,14 @@ from typing import Any, Literal
 import numpy as np
 
 from kg.defaults import EXTRACT_BATCH
-from kg.extract.candidates import Candidate, candidates, keyword_candidates, merge_acronyms
+from kg.extract.candidates import Candidate, candidates
 from kg.extract.classify import CandidateClassifier, features, load_classifier
 from kg.extract.embed import Embedder, Memo, read
 from kg.extract.fields import FieldScorer, assign_fields_batch
 from kg.extract.keywords import keybert_model, keywords
 from kg.extract.named_fields import field_names, with_named_fields
 from kg.extract.placement import TopicIndex, placed
+from kg.extract.refine import keyword_candidates, merge_acronyms
 from kg.extract.select import (
     WEAK_FLOOR,
     CandidateTable,

@@ -1,0 +1,167 @@
+"""What a sentence says about the phrases in it: the cues that type and mark a proposal.
+
+"We propose X", "a framework called X", "a new method for A via X", "we address
+X", "X is a technique for ...": :class:`Context` reads one sentence once and
+tells, for a phrase at a position, whether the sentence introduces it, names
+it, defines it or states it as the problem. :func:`cue_of` gives the kind a
+phrase's own wording suggests (its head noun, a name). Pure text logic, used
+by :mod:`kg.extract.candidates`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kg.extract.phrases import tokens
+from kg.lexicon import (
+    ESTABLISHED,
+    GENERIC_NOUNS,
+    KIND_NOUNS,
+    METHOD_HEADS,
+    PROBLEM_HEADS,
+    STOP_WORDS,
+    VERBS,
+    head,
+    looks_like_name,
+)
+from kg.model import Kind
+
+__all__ = ["Context", "cue_of", "introduced_name"]
+
+_PROPOSE_CUE = re.compile(
+    r"\b(?:we|this (?:paper|work)|our (?:paper|work))\s+(?:\w+\s+){0,3}?"
+    r"(?:propose|proposes|introduce|introduces|present|presents|develop|develops|design|"
+    r"designs|devise|devises|contribute|contributes|build|builds)\b",
+    re.IGNORECASE,
+)
+_NAMING_CUE = re.compile(
+    r"\b(?:call|calls|called|coin|coined|dub|dubbed|name|named|term|termed)\b", re.IGNORECASE
+)
+_PROBLEM_CUE = re.compile(
+    r"\b(?:address|addresses|addressing|tackle|tackles|tackling|solve|solves|solving|"
+    r"mitigate|mitigates|mitigating|overcome|overcomes|alleviate|alleviates|study|studies|"
+    r"investigate|investigates|consider|considers|focus on|focuses on|challenge of|"
+    r"problem of|task of|issue of|suffer from|suffers from|vulnerable to)\b",
+    re.IGNORECASE,
+)
+_NAME_SLOT = re.compile(
+    r"(?:propose[sd]?|introduce[sd]?|present[sd]?|call(?:ed)?|name[sd]?|dub(?:bed)?|term(?:ed)?)"
+    r"\s+(?:(?:a|an|the|our|it|this|them)\s+)?(?:(?:new|novel|simple)\s+)?"
+    r"([A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,3})",
+)
+_WINDOW_STOP = re.compile(
+    r"\s(?:based on|that|which|to|for|of|in|on|with|by|from|using|where|whose|and)\s|[;:()]"
+)
+# How a proposed method is reached when the proposal names only a generic
+# object: "a new framework for X via Y", "results using Y".
+_MEANS = re.compile(r"\b(?:via|using|based on|by means of|through)\s", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[;.]|,\s(?:which|where|in which|and we)\b")
+# "Dropout is a technique for ...": a definition that presents the paper's method.
+_DEFINITION = re.compile(
+    r"^(?P<subject>[^,;:()]{2,60}?)\s+(?:is|are)\s+(?:an?|the)\s+(?P<adjectives>(?:[\w-]+\s+){0,3}?)"
+    r"(?:technique|method|approach|framework|algorithm|procedure|strategy|scheme|architecture|"
+    r"paradigm|model|regularizer|optimizer)s?\s+(?:for|that|to|which)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Context:
+    """Where in one sentence its cues put a phrase."""
+
+    sentence: str
+    propose: tuple[int, int] | None  # what a propose verb introduces
+    naming: tuple[int, int] | None  # what "called"/"dubbed" introduces
+    means: tuple[int, int] | None  # how a generic proposal works: "via Y", "using Y"
+    definition: tuple[int, int] | None  # the subject of "X is a technique for ..."
+    problem_from: int | None  # after "we address", "the problem of"
+
+    @classmethod
+    def of(cls, sentence: str) -> Context:
+        propose = naming = means = definition = None
+        if m := _PROPOSE_CUE.search(sentence):
+            propose = (m.end() + 1, _window_end(sentence, m.end()))
+            if _generic_object(sentence[propose[0] : propose[1]]):
+                means = _means_window(sentence, propose[1])
+        if m := _NAMING_CUE.search(sentence):
+            naming = (m.end(), _window_end(sentence, m.end(), naming=True))
+        if (m := _DEFINITION.match(sentence)) and not (
+            set(m.group("adjectives").lower().split()) & ESTABLISHED
+        ):
+            definition = (0, m.end("subject"))
+        problem = _PROBLEM_CUE.search(sentence)
+        return cls(
+            sentence, propose, naming, means, definition, problem.start() + 1 if problem else None
+        )
+
+    def introduces(self, position: int) -> bool:
+        """Whether a phrase at ``position`` is what the sentence says the paper introduces."""
+        return any(
+            w is not None and w[0] <= position < w[1]
+            for w in (self.propose, self.naming, self.means)
+        )
+
+    def in_naming(self, position: int) -> bool:
+        return self.naming is not None and self.naming[0] <= position < self.naming[1]
+
+    def in_means(self, position: int) -> bool:
+        return self.means is not None and self.means[0] <= position < self.means[1]
+
+    def defines(self, position: int, length: int) -> bool:
+        """Whether a phrase is the whole subject of a definition ("Dropout is a technique")."""
+        return self.definition is not None and position == 0 and length == self.definition[1]
+
+
+def _generic_object(window: str) -> bool:
+    """Whether what a sentence proposes is only a generic noun: "a new framework", "results"."""
+    words = [t for t, _, _ in tokens(window) if t.lower() not in STOP_WORDS]
+    return not words or head(words[-1]) in GENERIC_NOUNS | KIND_NOUNS
+
+
+def _means_window(sentence: str, start: int) -> tuple[int, int] | None:
+    """The phrase after "via"/"using" that says how a generic proposal works, in its clause."""
+    end = _CLAUSE_END.search(sentence, start)
+    means = _MEANS.search(sentence, start, end.start() if end else len(sentence))
+    if means is None:
+        return None
+    return (means.end(), _window_end(sentence, means.end()))
+
+
+def cue_of(phrase: str) -> Kind | None:
+    h = head(phrase)
+    last = phrase.split()[-1]
+    if h in GENERIC_NOUNS and h not in METHOD_HEADS | PROBLEM_HEADS:
+        return None
+    if h in PROBLEM_HEADS:
+        return Kind.PROBLEM
+    if h in METHOD_HEADS or any(looks_like_name(w) for w in phrase.split()):
+        return Kind.METHOD
+    if "-" in last and head(last.split("-")[-1]) in METHOD_HEADS:
+        return Kind.METHOD
+    return None
+
+
+def introduced_name(sentence: str, text: str) -> bool:
+    """Whether the sentence introduces ``text`` by name: "we propose Curio, ..."."""
+    return any(m.group(1) == text for m in _NAME_SLOT.finditer(sentence))
+
+
+def _window_end(sentence: str, start: int, naming: bool = False) -> int:
+    """End of what a propose verb introduces: the name and its appositive, not the rest.
+
+    In "we propose Curio, an intrinsic reward based on the prediction error of a
+    dynamics model", Curio and "intrinsic reward" are proposed, the model is not.
+    A naming verb introduces only the name, up to the next comma or verb
+    ("which we name Guanaco, outperforms ... models").
+    """
+    ends = [len(sentence)]
+    if stop := _WINDOW_STOP.search(sentence, start):
+        ends.append(stop.start())
+    if naming and (comma := sentence.find(",", start)) >= 0:
+        ends.append(comma)
+    if naming:
+        verb = next((s for t, s, _ in tokens(sentence[start:]) if t.lower() in VERBS), None)
+        if verb is not None:
+            ends.append(start + verb)
+    return min(ends)
