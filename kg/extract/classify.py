@@ -17,7 +17,8 @@ keyphrase but names a property or a dataset is neither method nor problem.
 How much the third kind counts against the other two (``other_weight``, 1 as
 trained, 0 not at all) is chosen by cross-validation with the thresholds. The hand features include
 how common the phrase's words are in general English (``wordfreq``), so that
-specificity does not depend only on the papers being built. Both are trained
+specificity does not depend only on the papers being built, and how annotators
+typed phrases with the same head word (:mod:`kg.extract.head_prior`). Both are trained
 by ``bench/train_classifier.py`` and ship as plain JSON weights in
 ``kg/extract/models/`` (no pickle), so inference is two dot products.
 """
@@ -36,6 +37,7 @@ from scipy.special import expit, softmax
 from kg.errors import ModelError
 from kg.extract.candidates import Candidate
 from kg.extract.embed import EMBEDDING_DIM
+from kg.extract.head_prior import PRIOR_FEATURES, HeadPrior, load_head_prior
 from kg.lexicon import (
     METHOD_HEADS,
     NOMINAL_ING,
@@ -90,6 +92,7 @@ _HAND_FEATURES = (
     "holds_others",
     "ing_first",
     "plural_inside",
+    *PRIOR_FEATURES,
 )
 FEATURE_NAMES = _HAND_FEATURES + tuple(f"e{i}" for i in range(EMBEDDING_DIM))
 
@@ -100,6 +103,7 @@ def features(
     vectors: np.ndarray,
     text: str,
     n_sentences: int,
+    prior: HeadPrior | None = None,
 ) -> np.ndarray:
     """One row per candidate: hand features, then the phrase embedding.
 
@@ -109,7 +113,10 @@ def features(
         vectors: Unit-norm embedding of each candidate (acronyms: their expansion).
         text: The paper's cleaned text (for occurrence counts).
         n_sentences: How many sentences the paper has.
+        prior: The head-word kind counts; default the shipped table (training
+            passes counts that leave out the abstract's own annotations).
     """
+    prior = prior or load_head_prior()
     n = len(cands)
     if n == 0:
         return np.zeros((0, len(FEATURE_NAMES)), np.float32)
@@ -162,6 +169,7 @@ def features(
                     and words[0] not in NOMINAL_ING
                 ),
                 float(any(w.islower() and singular(w) != w for w in words[:-1])),
+                *prior.features(h),
             ]
         )
     return np.hstack([np.asarray(rows, np.float32), vectors.astype(np.float32)])
