@@ -8,22 +8,23 @@
 ICLR 2024 and ICML 2024, 3,676 abstracts; ``--limit M`` the first M of them).
 Each synthetic abstract starts from a real paper (each in turn) and its ``K``
 nearest neighbours by TF-IDF cosine (the papers a reader would call related):
-it opens with that paper's first sentence, has its length, and fills each later
-slot with the sentence at the same relative place of a paper of the group, the
-one used least so far: a method from a method, a result from a result. So
-concepts recur among related papers about as often as they do in the real
-corpus, and a synthetic paper is not a variant of one real paper (the variants
-of ``bench/perf.py --synthetic`` share most of their concepts, which inflates
-the shared-concept edges). Title, authors, venue, year and author keywords are
-those of the paper that opened it, the title suffixed with ``~i``; no abstract
-is written twice. ``real`` writes the real abstracts it composes from, to build
-them alike for comparison.
+it opens with that paper's first sentence, has its length (less any sentence
+two slots would repeat), and fills each later slot with the sentence at the
+same relative place of a paper of the group, the one used least so far: a
+method from a method, a result from a result. So concepts recur among related
+papers about as often as they do in the real corpus, and a synthetic paper is
+not a variant of one real paper (the variants of ``bench/perf.py --synthetic``
+share most of their concepts, which inflates the shared-concept edges). Title,
+authors, venue, year and author keywords are those of the paper that opened it,
+the title suffixed with ``~i``; no abstract is written twice. ``real`` writes
+the real abstracts it composes from, to build them alike for comparison.
 
 ``stats`` prints, for each build directory (its ``graph.json``), the figures a
 realistic corpus must match (within 20% of the real corpus): links per paper
-(methods, problems and fields), papers per concept, shared-concept edges per
-paper and shared concepts per edge. Build a corpus with ``kg build CORPUS.jsonl
---out DIR`` first; docs/explanation/performance.md gives the figures measured.
+(methods, problems, fields and weak mentions), papers per concept, shared-
+concept edges per paper and shared concepts per edge. Build a corpus with ``kg
+build CORPUS.jsonl --out DIR`` first; docs/explanation/performance.md gives the
+figures measured.
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ def compose(
     order: list[int] = []
     out = []
     for i in range(n):
-        while True:
+        for _tries in range(len(records) + 1):
             if not order:
                 order = rng.sample(range(len(records)), len(records))
             start = order.pop()
@@ -95,6 +96,8 @@ def compose(
             abstract = " ".join(body)
             if abstract not in seen:
                 break
+        else:
+            raise ValueError(f"no new abstract can be composed from {len(records)} records")
         seen.add(abstract)
         used.update(picks)
         opener = records[start]

@@ -251,10 +251,10 @@ def main() -> None:
         allowed = t["scierc"].precision >= args.min_precision and t_weak >= t_kind
         return allowed, (t["scierc"].f1 + t["inspec@10"].f1) / 2
 
-    top = max(objective(item)[1] for item in totals.items() if objective(item)[0])
-    tied = [
-        item for item in totals.items() if objective(item)[0] and objective(item)[1] >= top - TIE
-    ]
+    # If no thresholds reach the precision floor, the best of all are taken.
+    allowed = [item for item in totals.items() if objective(item)[0]] or list(totals.items())
+    top = max(objective(item)[1] for item in allowed)
+    tied = [item for item in allowed if objective(item)[1] >= top - TIE]
     (tm, tp, wf, ow), best = min(
         tied,
         key=lambda item: (

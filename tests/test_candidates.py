@@ -255,3 +255,12 @@ def test_a_capital_that_only_opens_a_sentence_does_not_make_a_modifier_a_name():
     assert modifier["Recovering molecular"]  # "structures" always follows it
     assert not modifier["Recovering molecular structures"]
     assert not modifier["Statistical Query complexity"]  # a capitalised term stands
+
+
+def test_a_capitalised_word_written_inside_a_sentence_elsewhere_is_a_name():
+    sentences = [
+        "Adam optimizer updates are cheap.",
+        "We tune the Adam optimizer on small data.",
+    ]
+    modifier = {c.text: c.modifier for c in candidates(sentences)}
+    assert not modifier.get("Adam", False)  # "the Adam optimizer": a name, mid-sentence

@@ -101,3 +101,46 @@ def test_the_classifier_features_carry_the_prior_of_the_phrase_head():
     cols = [FEATURE_NAMES.index(f) for f in PRIOR_FEATURES]
     assert np.allclose(X[0, cols], prior.features("network"))
     assert np.allclose(X[1, cols], prior.features("recognition"))  # an acronym: its expansion
+
+
+def test_the_cross_validation_never_shows_an_abstract_its_own_annotations():
+    """bench/train_classifier.py's prior columns: held-out rows read the training
+    abstracts' counts only; a training row reads them less its own spans."""
+    import importlib.util
+
+    import numpy as np
+
+    from kg.extract.candidates import Candidate
+    from kg.extract.classify import FEATURE_NAMES
+    from kg.extract.select import CandidateTable
+
+    spec = importlib.util.spec_from_file_location(
+        "train_classifier", ROOT / "bench" / "train_classifier.py"
+    )
+    tc = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tc)
+    spans = {
+        "a": [("graph network", "method")],
+        "b": [("recurrent network", "method"), ("speech recognition", "problem")],
+        "c": [("object recognition", "problem")],
+    }
+
+    def row(dataset, doc):
+        cands = [Candidate("deep network", 0), Candidate("image recognition", 0)]
+        table = CandidateTable(cands, [0.5, 0.5], np.zeros((2, len(FEATURE_NAMES))))
+        return {"dataset": dataset, "id": doc, "table": table}
+
+    rows = [row("scierc", "a"), row("scierc", "b"), row("scierc", "c"), row("inspec", "x")]
+    out = tc.with_prior(rows, spans, trained={"a", "b"})
+    cols = tc._PRIOR_COLUMNS
+    trained = HeadPrior.from_spans(spans["a"] + spans["b"])
+    assert np.allclose(
+        out[2]["table"].features[:, cols],
+        [trained.features("network"), trained.features("recognition")],
+    )
+    assert np.allclose(out[3]["table"].features[:, cols], out[2]["table"].features[:, cols])
+    own_left_out = HeadPrior.from_spans(spans["b"])  # row "a" never sees "graph network"
+    assert np.allclose(out[0]["table"].features[0, cols], own_left_out.features("network"))
+    assert out[0]["table"].features[0, cols][3] == pytest.approx(
+        math.log(2)
+    )  # seen once, not twice

@@ -9,6 +9,7 @@ here with KeyBERT and the learned classifier decides the final types.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
@@ -162,13 +163,15 @@ def candidates(
 
 
 def _named(c: Candidate, sentences: list[str]) -> bool:
-    """A name or capitalised term; a capital that only opens the sentence is none
+    """A name or capitalised term; a capital that only ever opens a sentence is none
     ("Identifying molecular" of "Identifying molecular structures ...")."""
-    opens = sentences[c.sentence].startswith(c.text)
-    return any(
-        looks_like_name(w) or (w[:1].isupper() and not (i == 0 and opens))
-        for i, w in enumerate(c.text.split())
-    )
+    words = c.text.split()
+    if any(looks_like_name(w) for w in words) or any(w[:1].isupper() for w in words[1:]):
+        return True
+    if not words[0][:1].isupper():
+        return False
+    written = re.compile(rf"(?<!\w){re.escape(c.text)}(?!\w)")
+    return any(m.start() > 0 for s in sentences for m in written.finditer(s))
 
 
 def _phrases(

@@ -21,7 +21,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from kg.errors import ModelError
@@ -75,8 +75,9 @@ class HeadPrior:
                 table[h][KINDS.index(kind)] -= n
         return HeadPrior({h: (c[0], c[1], c[2]) for h, c in table.items() if sum(c) > 0})
 
-    @property
+    @cached_property
     def shares(self) -> tuple[float, float, float]:
+        """How often each kind was annotated, over all heads."""
         totals = [sum(c[i] for c in self.counts.values()) for i in range(3)]
         n = sum(totals) or 1
         return (totals[0] / n, totals[1] / n, totals[2] / n)
