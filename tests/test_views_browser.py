@@ -151,12 +151,18 @@ def on_disk(out: Path, pages: dict[str, str]) -> None:
         (out / name).write_text(html, encoding="utf-8")
 
 
+def views_on_disk(factory, name: str, g: nx.Graph, pages: dict[str, str] | None = None):
+    """``g``'s pages (rendered, unless given) in a new directory, and the indexes the
+    checks compare against."""
+    out = factory.mktemp(name)
+    on_disk(out, render_views(g) if pages is None else pages)
+    return out, read_corpus(g)
+
+
 @pytest.fixture(scope="session")
 def seed_views(seed_build, tmp_path_factory):
     """The seed build's pages on disk, and the indexes the checks compare against."""
-    out = tmp_path_factory.mktemp("seed-views")
-    on_disk(out, render_views(seed_build.graph))
-    return out, read_corpus(seed_build.graph)
+    return views_on_disk(tmp_path_factory, "seed-views", seed_build.graph)
 
 
 def expected_nodes(view: str, corpus) -> set[str]:
@@ -560,10 +566,8 @@ def test_hostile_edges_show_their_text_as_text(browser, hostile_pages, view):
 
 @pytest.fixture(scope="module")
 def large_pages(large_views, tmp_path_factory):
-    out = tmp_path_factory.mktemp("large")
     g, pages = large_views
-    on_disk(out, pages)
-    return out, read_corpus(g)
+    return views_on_disk(tmp_path_factory, "large", g, pages)
 
 
 @pytest.mark.parametrize("view", VIEWS)
@@ -632,10 +636,7 @@ def mixed_graph() -> nx.Graph:
 
 @pytest.fixture(scope="module")
 def mixed_pages(tmp_path_factory):
-    out = tmp_path_factory.mktemp("mixed-views")
-    g = mixed_graph()
-    on_disk(out, render_views(g))
-    return out, read_corpus(g)
+    return views_on_disk(tmp_path_factory, "mixed-views", mixed_graph())
 
 
 @pytest.mark.parametrize("view", VIEWS)

@@ -118,8 +118,8 @@ def candidates(
     seen: dict[str, Candidate] = {}
     defined_here: list[str] = []  # subjects of "X is a technique for ..."
     heads: set[str] = set()  # phrases that end their noun run somewhere
-    for index, sentence in enumerate(sentences):
-        context = Context.of(sentence)
+    contexts = [Context.of(sentence) for sentence in sentences]
+    for index, (sentence, context) in enumerate(zip(sentences, contexts, strict=True)):
         for words, ends in _phrases(sentence, max_words, abstract):
             key = " ".join(words).lower()
             if ends:
@@ -128,25 +128,17 @@ def candidates(
                 seen[key] = _candidate(words, index, context, abstract)
                 if context.defines(sentence.find(" ".join(words)), len(key)):
                     defined_here.append(key)
-    for index, sentence in enumerate(sentences):
-        context = Context.of(sentence)
-        for words in _loose_phrases(sentence, seen):
+    loose_heads = set(heads)  # the same rule for the wider runs
+    for index, (sentence, context) in enumerate(zip(sentences, contexts, strict=True)):
+        runs = loose_chunks(sentence)
+        loose_heads |= _run_heads(runs, LOOSE_MAX_WORDS)
+        for words in _loose_phrases(runs, seen):
             key = " ".join(words).lower()
             free = is_weak(words[0]) and not _fixed(key, abstract)
             candidate = _candidate(words, index, context, abstract)
             seen[key] = replace(candidate, loose=True, free_modifier=free)
             if context.defines(sentence.find(" ".join(words)), len(key)):
                 defined_here.append(key)
-    loose_heads = (
-        heads
-        | {  # the same rule for the wider runs
-            " ".join(run[start:end]).lower()
-            for sentence in sentences
-            for run in loose_chunks(sentence)
-            for start, end in span_bounds(len(run), LOOSE_MAX_WORDS)
-            if end >= _run_end(run)
-        }
-    )
     for key, c in seen.items():  # a name stays: "LoRA" of "the LoRA regime", "Statistical Query"
         if (
             key not in (loose_heads if c.loose else heads)
@@ -205,19 +197,33 @@ def _kind_word(word: str) -> bool:
     return low in KIND_NOUNS or low in GENERIC_NOUNS
 
 
-def _loose_phrases(sentence: str, seen: dict[str, Candidate]) -> Iterator[list[str]]:
-    """The sentence's loose phrases (:func:`loose_chunks`) that no strict one already gave.
+def _loose_phrases(runs: list[list[str]], seen: dict[str, Candidate]) -> Iterator[list[str]]:
+    """The loose phrases of a sentence's runs (:func:`loose_chunks`) that no strict one
+    already gave.
 
     None ends in a participle, an adjective or a weak word; a weak modifier
     may lead ("natural language processing", "standard optimisers"), and
     :func:`_fixed` tells a term from a free modifier.
     """
-    for run in loose_chunks(sentence):
+    for run in runs:
         for span in spans(run, LOOSE_MAX_WORDS):
             tail = span[1:] or span
             text = " ".join(span)
             if trim(tail) == tail and text.lower() not in seen and not is_generic(text):
                 yield span
+
+
+def _run_heads(runs: list[list[str]], max_len: int) -> set[str]:
+    """The phrases of ``runs`` (lower case) that end their run's own nouns (:func:`_run_end`)."""
+    out: set[str] = set()
+    for run in runs:
+        last = _run_end(run)
+        out.update(
+            " ".join(run[start:end]).lower()
+            for start, end in span_bounds(len(run), max_len)
+            if end >= last
+        )
+    return out
 
 
 def _fixed(phrase: str, abstract: _Abstract) -> bool:
