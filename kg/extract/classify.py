@@ -18,8 +18,7 @@ How much the third kind counts against the other two (``other_weight``, 1 as
 trained, 0 not at all) is chosen by cross-validation with the thresholds. The hand features include
 how common the phrase's words are in general English (``wordfreq``), so that
 specificity does not depend only on the papers being built, and how annotators
-typed phrases with the same head word (:mod:`kg.extract.head_prior`), and which words
-border the phrase where the abstract writes it (:mod:`kg.extract.neighbours`). Both are trained
+typed phrases with the same head word (:mod:`kg.extract.head_prior`). Both are trained
 by ``bench/train_classifier.py`` and ship as plain JSON weights in
 ``kg/extract/models/`` (no pickle), so inference is two dot products.
 """
@@ -39,7 +38,6 @@ from kg.errors import ModelError
 from kg.extract.candidates import Candidate
 from kg.extract.embed import EMBEDDING_DIM
 from kg.extract.head_prior import PRIOR_FEATURES, HeadPrior, load_head_prior
-from kg.extract.neighbours import NEIGHBOUR_FEATURES, neighbour_shares, spots
 from kg.lexicon import (
     METHOD_HEADS,
     NOMINAL_ING,
@@ -95,7 +93,6 @@ _HAND_FEATURES = (
     "ing_first",
     "plural_inside",
     *PRIOR_FEATURES,
-    *NEIGHBOUR_FEATURES,
 )
 FEATURE_NAMES = _HAND_FEATURES + tuple(f"e{i}" for i in range(EMBEDDING_DIM))
 
@@ -173,15 +170,33 @@ def features(
                 ),
                 float(any(w.islower() and singular(w) != w for w in words[:-1])),
                 *prior.features(h),
-                *neighbour_shares(c.text.lower(), low),
             ]
         )
     return np.hstack([np.asarray(rows, np.float32), vectors.astype(np.float32)])
 
 
 def occurrences(phrase: str, text: str) -> int:
-    """How often ``phrase`` occurs in ``text`` as whole words, without overlaps."""
-    return len(spots(phrase, text))
+    """How often ``phrase`` occurs in ``text`` as whole words, without overlaps.
+
+    What ``re.findall(rf"(?<!\\w){re.escape(phrase)}(?!\\w)", text)`` counts,
+    without compiling a pattern for each of a paper's hundreds of candidates.
+    """
+    if not phrase:
+        return 0
+    count, start, n = 0, 0, len(phrase)
+    while (i := text.find(phrase, start)) >= 0:
+        if (i == 0 or not _word_char(text[i - 1])) and (
+            i + n == len(text) or not _word_char(text[i + n])
+        ):
+            count += 1
+            start = i + n
+        else:
+            start = i + 1
+    return count
+
+
+def _word_char(c: str) -> bool:
+    return c.isalnum() or c == "_"  # what re's \w matches in a str pattern
 
 
 @dataclass(frozen=True)
