@@ -67,7 +67,7 @@ def test_build_writes_every_output_and_a_summary(fake_model, inputs, tmp_path):
     out_dir = tmp_path / "out"
     code, out, err = run("build", str(inputs), "--out", str(out_dir))
     assert code == 0, err
-    assert re.search(r"^3 papers, \d+ concepts .*shared-concept edges; wrote ", out)
+    assert re.search(r"^3 papers, \d+ concepts .*shared-concept edges?; wrote ", out)
     assert sorted(p.name for p in out_dir.iterdir()) == sorted(n.rstrip("/") for n in OUTPUT_FILES)
     assert re.search(r"extracting \[#+\] 3/3 papers", err), err
     graph = json.loads((out_dir / "graph.json").read_text())

@@ -141,7 +141,7 @@ def test_the_summary_counts_an_exact_duplicate_as_merged(tmp_path, fake_model):
     src = _write(tmp_path / "in.jsonl", [{"abstract": ABSTRACT}, {"abstract": ABSTRACT}])
     result = CliRunner().invoke(cli, ["build", str(src), "--out", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
-    (first,) = [line for line in result.output.splitlines() if line.startswith("1 papers, ")]
+    (first,) = [line for line in result.output.splitlines() if line.startswith("1 paper, ")]
     assert "; merged 1 record; SHACL: " in first
     assert "skipped" not in result.output
     assert "merged 1 record into the papers they repeat (in.jsonl:2: same abstract as " in (

@@ -282,7 +282,7 @@ CASES = [
     Case("csv-no-abstract-column", _file("p.csv", f'id,Body\n1,"{GOOD[0]}"\n'), 1,
          "p.csv:1: no abstract column (found: id, Body)"),
     Case("csv-column-mapped", _file("p.csv", f'id,Body\n1,"{GOOD[0]}"\n', "--column",
-                                   "abstract=body"), 0, "1 papers"),
+                                   "abstract=body"), 0, "1 paper,"),
     Case("csv-column-missing", _file("p.csv", f'id,Body\n1,"{GOOD[0]}"\n', "--column",
                                     "abstract=Text"), 1, "no column 'Text' for --column"),
     Case("column-unknown-field", _file("p.csv", "a\n1\n", "--column", "colour=a"), 2,
@@ -301,14 +301,14 @@ CASES = [
     Case("openalex-huge-position", _file("w.json", json.dumps(
         [{"id": "https://openalex.org/W1",
           "abstract_inverted_index": {"We": [0], "propose": [10**15], "Z.": [10**16]}}])),
-        0, "1 papers"),
+        0, "1 paper,"),
     Case("ids-that-are-not-iris", _good_plus(
         {"id": '<script> "a b" {x}|^`\\', "abstract": "We propose IriNet."},
         {"id": "../../etc/passwd", "abstract": "We propose PathNet."}), 0, "5 papers"),
     Case("html-in-title-and-abstract", _good_plus(
         {"abstract": f"We propose {HOSTILE_HTML}.", "title": HOSTILE_HTML}), 0, "4 papers"),
     Case("ris-in-a-txt-file", _file("export.txt", f"TY  - JOUR\nAB  - {GOOD[0]}\nER  - \n"), 0,
-         "1 papers"),
+         "1 paper,"),
     Case("dangling-symlink", lambda t: [str(_link(t / "gone.txt", t / "nowhere.txt"))], 1,
          "gone.txt: cannot read file"),
 ]  # fmt: skip

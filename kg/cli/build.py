@@ -12,6 +12,7 @@ import click
 
 from kg import defaults
 from kg.cli.app import ProgressLine, UserError, cli, out_option, taxonomy_option
+from kg.text import plural
 
 #: Locations of skipped records listed per reason in the summary.
 SHOWN_SKIPS = 3
@@ -163,15 +164,16 @@ def build(
 
 def _summary(result: Any) -> list[str]:
     """One line of what the build made and wrote, then the details indented."""
-    kinds = ", ".join(f"{n} {k}s" for k, n in result.concepts.items())
+    kinds = ", ".join(plural(n, k) for k, n in result.concepts.items())
     files = ", ".join(str(f) for f in result.files)
-    skipped = f"; skipped {_records(len(result.skipped))}" if result.skipped else ""
+    skipped = f"; skipped {plural(len(result.skipped), 'record')}" if result.skipped else ""
     if result.merged:
-        skipped = f"; merged {_records(len(result.merged))}{skipped}"
+        skipped = f"; merged {plural(len(result.merged), 'record')}{skipped}"
     wrote = f"kept {files} (up to date)" if result.up_to_date else f"wrote {files}"
     lines = [
-        f"{result.papers} papers, {sum(result.concepts.values())} concepts ({kinds}), "
-        f"{result.links} links, {result.edges} shared-concept edges; {wrote}{skipped}; "
+        f"{plural(result.papers, 'paper')}, {plural(sum(result.concepts.values()), 'concept')} "
+        f"({kinds}), {plural(result.links, 'link')}, "
+        f"{plural(result.edges, 'shared-concept edge')}; {wrote}{skipped}; "
         f"SHACL: {result.validation.summary() if result.validation else 'not checked'}"
     ]
     lines += [f"  {line}" for line in _details(result)]
@@ -187,10 +189,6 @@ def _summary(result: Any) -> list[str]:
     return lines
 
 
-def _records(n: int) -> str:
-    return f"{n} record{'s' if n != 1 else ''}"
-
-
 def _details(result: Any) -> list[str]:
     """The summary's further lines: each reason for skipping, with the first locations."""
     from kg.text import REPLACED
@@ -202,13 +200,13 @@ def _details(result: Any) -> list[str]:
     for reason, skips in by_reason.items():
         shown = ", ".join(s.source for s in skips[:SHOWN_SKIPS])
         more = f" and {len(skips) - SHOWN_SKIPS} more" if len(skips) > SHOWN_SKIPS else ""
-        lines.append(f"skipped {_records(len(skips))}: {reason} ({shown}{more})")
+        lines.append(f"skipped {plural(len(skips), 'record')}: {reason} ({shown}{more})")
     merged = result.merged
     if merged:
         shown = "; ".join(f"{m.source}: {m.detail}" for m in merged[:SHOWN_SKIPS])
         more = f"; and {len(merged) - SHOWN_SKIPS} more" if len(merged) > SHOWN_SKIPS else ""
         lines.append(
-            f"merged {_records(len(merged))} into the papers they repeat ({shown}{more}); "
+            f"merged {plural(len(merged), 'record')} into the papers they repeat ({shown}{more}); "
             "each paper keeps every record's identifiers and locations"
         )
     replaced = Counter(result.replaced)

@@ -10,6 +10,7 @@ from rdflib import Literal as RDFLiteral
 from rdflib.namespace import SH
 from rdflib.term import Node
 
+from kg.text import plural
 from kg.validate.shapes import SHAPES_FILE
 from kg.vocab import compact
 
@@ -71,8 +72,8 @@ class ValidationReport:
 
     def summary(self) -> str:
         """ "conforms (full: 1,234 of 1,234 focus nodes; 2 warnings)"."""
-        verdict = "conforms" if self.conforms else f"{len(self.violations):,} violations"
-        notes = f"; {len(self.warnings):,} warnings" if self.warnings else ""
+        verdict = "conforms" if self.conforms else plural(len(self.violations), "violation")
+        notes = f"; {plural(len(self.warnings), 'warning')}" if self.warnings else ""
         return (
             f"{verdict} ({self.mode}: {self.checked:,} of {self.total:,} focus nodes"
             f" checked against {SHAPES_FILE.name}{notes})"

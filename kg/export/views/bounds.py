@@ -25,7 +25,6 @@ __all__ = [
     "weight_control",
     "weight_steps",
     "top_by_count",
-    "plural",
     "shown_weight",
 ]
 
@@ -125,8 +124,3 @@ def top_by_count(items: Iterable[K], count: Callable[[K], int], budget: int) -> 
         counts[budget - 1] + 1 if counts[budget] == counts[budget - 1] else counts[budget - 1]
     )
     return [i for i in items if count(i) >= threshold], threshold
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """ "1 paper", "2,610 papers"."""
-    return f"{n:,} {word if n == 1 else (many or word + 's')}"

@@ -17,13 +17,7 @@ from itertools import combinations
 import networkx as nx
 
 from kg.attrs import BROADER
-from kg.export.views.bounds import (
-    MAX_CONCEPTS,
-    MAX_EDGES,
-    plural,
-    top_by_count,
-    weight_control,
-)
+from kg.export.views.bounds import MAX_CONCEPTS, MAX_EDGES, top_by_count, weight_control
 from kg.export.views.corpus import KINDS, Corpus
 from kg.export.views.layout import community_layout
 from kg.export.views.page import (
@@ -34,6 +28,7 @@ from kg.export.views.page import (
     node,
     percentile_widths,
 )
+from kg.text import plural
 
 __all__ = ["concept_map", "LINKS_PER_CONCEPT"]
 

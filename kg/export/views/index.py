@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from kg.export.views.bounds import plural
 from kg.export.views.corpus import KINDS, Corpus
 from kg.export.views.page import VIEWS, Drawn, environment
+from kg.text import plural
 
 __all__ = ["render_index"]
 

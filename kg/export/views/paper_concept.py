@@ -17,7 +17,6 @@ from kg.attrs import BROADER, MENTIONS, PAPER, SCORE, SHARES
 from kg.export.views.bounds import (
     MAX_PAPERS,
     VISIBLE_EDGES,
-    plural,
     strongest_per_node,
     top_by_count,
     weight_control,
@@ -26,6 +25,7 @@ from kg.export.views.corpus import KINDS, Corpus, weight_of
 from kg.export.views.layout import community_layout
 from kg.export.views.page import EDGE_COLORS, Drawn, broader_edges, node, shares_edge
 from kg.model import Kind
+from kg.text import plural
 
 __all__ = ["paper_concept", "MAX_GRAPH_CONCEPTS"]
 

@@ -1,0 +1,14 @@
+"""Counts in words, for every message and page kg writes."""
+
+from __future__ import annotations
+
+__all__ = ["plural"]
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """ "1 paper", "2,610 papers", "1 analysis" / "2 analyses" (``many``).
+
+    >>> plural(1, "violation"), plural(2610, "paper"), plural(0, "problem")
+    ('1 violation', '2,610 papers', '0 problems')
+    """
+    return f"{n:,} {word if n == 1 else (many or word + 's')}"
