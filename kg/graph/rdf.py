@@ -284,15 +284,17 @@ def _add_overlap(
     g.add((node, _KG.weight, _decimal(edge.weight)))
     g.add((node, _KG.explanation, ox.Literal(explain(edge.shared, label))))
     for s in edge.shared:
+        # The most numerous records of a graph, so written short: a paper's concept is
+        # named only where it is not the shared concept itself (graph-model.md).
         shared = _data(f"overlap/{edge.a}/{edge.b}/{s.concept_key}")
         g.add((node, _KG.sharedConcept, shared))
         g.add((shared, _RDF.type, _KG.SharedConcept))
         g.add((shared, _KG.concept, iri[s.concept_key]))
         g.add((shared, _KG.how, ox.Literal(s.how.value)))
         g.add((shared, _KG.weight, _decimal(s.weight)))
-        first, second = s.via
-        g.add((shared, _KG.viaFirst, iri[first or s.concept_key]))
-        g.add((shared, _KG.viaSecond, iri[second or s.concept_key]))
+        for prop, via in zip((_KG.viaFirst, _KG.viaSecond), s.via, strict=True):
+            if via and via != s.concept_key:
+                g.add((shared, prop, iri[via]))
 
 
 def _add_provenance(g: Sink, prov: Provenance) -> None:
