@@ -196,7 +196,8 @@ class SharedConcept:
         how: How the papers share it.
         weight: What it adds to the edge's weight.
         via: The concepts of paper ``a`` and paper ``b`` it is reached from
-            (both ``concept_key`` for ``EXACT`` and ``TOPIC``).
+            (both ``concept_key`` for ``EXACT``; for ``TOPIC``, a concept filed under
+            the topic, or the topic itself where the paper links to it).
     """
 
     concept_key: str

@@ -122,6 +122,14 @@ def test_a_shared_broader_concept_joins_papers_for_less():
     assert (via.concept_key, via.how, via.via) == ("sgd", How.BROADER, ("clipped", "sgd"))
     assert edges[("b", "c")].weight > edges[("a", "b")].weight  # exact beats via broader
     assert ("a", "d") not in edges
+    # In RDF the first paper's own concept is named, the second's (the shared one) is not.
+    from kg.graph import overlap_iri
+
+    g = to_rdf(kg)
+    (record,) = g.objects(overlap_iri("a", "b"), KG.sharedConcept)
+    assert g.value(g.value(record, KG.viaFirst), SKOS.prefLabel) is not None
+    assert str(g.value(g.value(record, KG.viaFirst), SKOS.prefLabel)).lower() == "clipped"
+    assert g.value(record, KG.viaSecond) is None
 
 
 @settings(max_examples=30, deadline=None)

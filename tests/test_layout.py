@@ -41,6 +41,7 @@ RANKS: tuple[tuple[str, ...], ...] = (
         "kg.digest",
         "kg.defaults",
         "kg.attrs",
+        "kg.words",
     ),
     ("kg.ingest",),
     ("kg.extract",),

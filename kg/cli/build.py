@@ -12,7 +12,7 @@ import click
 
 from kg import defaults
 from kg.cli.app import ProgressLine, UserError, cli, out_option, taxonomy_option
-from kg.text import plural
+from kg.words import plural
 
 #: Locations of skipped records listed per reason in the summary.
 SHOWN_SKIPS = 3

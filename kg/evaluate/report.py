@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from kg.evaluate.scoring import Report
+from kg.words import plural
 
 __all__ = ["format_report", "report_json"]
 
@@ -14,7 +15,7 @@ def format_report(report: Report) -> str:
     """A plain-text table of the report."""
     rate = report.papers / report.seconds if report.seconds else 0.0
     lines = [
-        f"kg eval {report.gold_path}: {report.papers} papers, system {report.system}, "
+        f"kg eval {report.gold_path}: {plural(report.papers, 'paper')}, system {report.system}, "
         f"extraction {report.seconds:.1f} s ({rate:.2f} papers/s)",
         "",
         f"{'figure':20} {'papers':>6} {'gold':>6} {'pred':>6} {'match':>6} "

@@ -41,6 +41,7 @@ from kg.attrs import (
 )
 from kg.defaults import OUT_DIR, STATS_NEIGHBOURS, STATS_TOP
 from kg.errors import KGError, QueryError
+from kg.words import plural
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -241,7 +242,8 @@ def _nearest(
 def format_stats(s: Stats) -> str:
     """The stats as text for the terminal."""
     lines = [
-        f"{s.papers} papers, {s.concepts} concepts, {s.shares} shared-concept edges",
+        f"{plural(s.papers, 'paper')}, {plural(s.concepts, 'concept')}, "
+        f"{plural(s.shares, 'shared-concept edge')}",
         "",
         "Concepts with the most papers (methods and problems):",
     ]
@@ -259,12 +261,12 @@ def format_stats(s: Stats) -> str:
     ]
     for i, c in enumerate(s.communities, start=1):
         area = f", mostly {c.area}" if c.area else ""
-        lines.append(f"  {i}. {len(c.papers)} papers{area}")
+        lines.append(f"  {i}. {plural(len(c.papers), 'paper')}{area}")
         if c.concepts:
             defining = ", ".join(f"{label} ({n})" for label, n in c.concepts)
             lines.append(f"     defined by: {defining}")
         lines.append(f"     papers: {'; '.join(c.papers)}")
-    lines += [f"  ({s.unconnected} papers share no concept with another)", ""]
+    lines += [f"  ({plural(s.unconnected, 'paper')} share no concept with another)", ""]
     if s.authors:
         lines.append("Authors with the most papers (papers, co-authors):")
         lines += [f"  {n:5d}  {name}  ({peers} co-authors)" for name, n, peers in s.authors]

@@ -10,9 +10,9 @@ from rdflib import Literal as RDFLiteral
 from rdflib.namespace import SH
 from rdflib.term import Node
 
-from kg.text import plural
 from kg.validate.shapes import SHAPES_FILE
 from kg.vocab import compact
+from kg.words import plural
 
 __all__ = ["Violation", "ValidationReport", "run_pyshacl"]
 

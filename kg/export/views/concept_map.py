@@ -28,7 +28,7 @@ from kg.export.views.page import (
     node,
     percentile_widths,
 )
-from kg.text import plural
+from kg.words import plural
 
 __all__ = ["concept_map", "LINKS_PER_CONCEPT"]
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from kg.export.views.corpus import KINDS, Corpus
 from kg.export.views.page import VIEWS, Drawn, environment
-from kg.text import plural
+from kg.words import plural
 
 __all__ = ["render_index"]
 

@@ -25,7 +25,7 @@ from kg.export.views.corpus import KINDS, Corpus, weight_of
 from kg.export.views.layout import community_layout
 from kg.export.views.page import EDGE_COLORS, Drawn, broader_edges, node, shares_edge
 from kg.model import Kind
-from kg.text import plural
+from kg.words import plural
 
 __all__ = ["paper_concept", "MAX_GRAPH_CONCEPTS"]
 
@@ -162,7 +162,7 @@ def _bounds(chosen: _Chosen, n_papers: int) -> list[str]:
         )
     if len(chosen.papers) < n_papers:
         bounds.append(
-            f"{n_papers - len(chosen.papers):,} papers with no link to a drawn concept "
+            f"{plural(n_papers - len(chosen.papers), 'paper')} with no link to a drawn concept "
             "are left out."
         )
     return bounds

@@ -1,4 +1,8 @@
-"""Counts in words, for every message and page kg writes."""
+"""Counts in words, for the messages and pages kg writes.
+
+A module of its own on the ground floor, outside what the extraction cache's key
+hashes (:mod:`kg.extract.cache`), so that wording never invalidates a cache.
+"""
 
 from __future__ import annotations
 
