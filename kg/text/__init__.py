@@ -9,13 +9,4 @@
 from kg.text.chars import REPLACED, latex_decoded, printable
 from kg.text.clean import PTB, clean, normalise, sentences
 
-__all__ = [
-    "clean",
-    "sentences",
-    "normalise",
-    "PTB",
-    "printable",
-    "latex_decoded",
-    "REPLACED",
-    "plural",
-]
+__all__ = ["clean", "sentences", "normalise", "PTB", "printable", "latex_decoded", "REPLACED"]
