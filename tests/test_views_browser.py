@@ -38,11 +38,13 @@ pytestmark = pytest.mark.browser
 
 
 #: The ids of the nodes whose centres are inside the canvas.
+# Nodes with room on screen for a label: centred at least half a long label's width
+# (130 px) from the left and right edges; a node at the very edge has none.
 _ON_SCREEN = """() => {
   const pos = network.getPositions(), c = network.canvas.frame.canvas;
   return Object.keys(pos).filter(id => {
     const p = network.canvasToDOM(pos[id]);
-    return p.x >= 0 && p.x <= c.clientWidth && p.y >= 0 && p.y <= c.clientHeight;
+    return p.x >= 130 && p.x <= c.clientWidth - 130 && p.y >= 20 && p.y <= c.clientHeight - 20;
   });
 }"""
 
