@@ -132,6 +132,11 @@ class Mention:
         topic: Key of the narrow field topic whose name the phrase's embedding
             is close to ("3d-generation" for "3D content"), or
             None; the concept is placed under it (:mod:`kg.concepts.hierarchy`).
+        salience: How strongly the paper makes the phrase its method or problem
+            (the candidate classifier's probability), where ``score`` is how
+            likely a reader judges the link right (:mod:`kg.extract.reader`);
+            None where the two are one. What names a paper
+            (:mod:`kg.graph.labels`).
     """
 
     text: str
@@ -141,6 +146,7 @@ class Mention:
     expansion: str | None = None
     selected: bool = True
     topic: str | None = None
+    salience: float | None = None
 
     @property
     def kind(self) -> Kind:
@@ -177,6 +183,7 @@ class Link:
     role: Role
     score: float
     sentence: str
+    salience: float | None = None  # as the mention's (:class:`Mention`)
 
 
 class How(StrEnum):

@@ -95,7 +95,14 @@ def canonicalize(mentions: Mentions, taxonomy: Taxonomy) -> tuple[list[Concept],
 
     concepts = _concepts(groups, taxonomy)
     links = [
-        Link(paper_id, concepts[g].key, _role_for(m, concepts[g].kind), m.score, m.sentence)
+        Link(
+            paper_id,
+            concepts[g].key,
+            _role_for(m, concepts[g].kind),
+            m.score,
+            m.sentence,
+            m.salience,
+        )
         for (paper_id, g), m in best.items()
     ]
     by_key = {c.key: c for c in concepts.values()}

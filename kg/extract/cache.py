@@ -131,7 +131,16 @@ def _encode(mentions: Sequence[Mention]) -> str:
     """
     text = json.dumps(
         [
-            [m.text, m.role.value, m.score, m.sentence, m.expansion, m.selected, m.topic]
+            [
+                m.text,
+                m.role.value,
+                m.score,
+                m.sentence,
+                m.expansion,
+                m.selected,
+                m.topic,
+                m.salience,
+            ]
             for m in mentions
         ],
         ensure_ascii=False,
@@ -150,7 +159,7 @@ def _decode(value: Any) -> tuple[Mention, ...]:
     if not isinstance(rows, list):
         raise TypeError("not a list")
     mentions = []
-    for text, role, score, sentence, expansion, selected, topic in rows:
+    for text, role, score, sentence, expansion, selected, topic, salience in rows:
         if not (
             isinstance(text, str)
             and isinstance(score, int | float)
@@ -158,9 +167,12 @@ def _decode(value: Any) -> tuple[Mention, ...]:
             and (expansion is None or isinstance(expansion, str))
             and isinstance(selected, bool)
             and (topic is None or isinstance(topic, str))
+            and (salience is None or isinstance(salience, int | float))
         ):
             raise TypeError("a field has the wrong type")
-        mentions.append(Mention(text, Role(role), score, sentence, expansion, selected, topic))
+        mentions.append(
+            Mention(text, Role(role), score, sentence, expansion, selected, topic, salience)
+        )
     return tuple(mentions)
 
 

@@ -30,6 +30,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from scipy.special import expit, softmax
@@ -57,6 +58,7 @@ __all__ = [
     "features",
     "occurrences",
     "load_classifier",
+    "read_weights",
     "DEFAULT_CLASSIFIER",
 ]
 
@@ -252,20 +254,28 @@ class CandidateClassifier:
         )
 
 
-def load_classifier(path: str | Path = DEFAULT_CLASSIFIER) -> CandidateClassifier:
-    """Read shipped weights; a missing or mismatched file is a :class:`ModelError`."""
-    path = Path(path)
+def read_weights(path: Path, what: str, script: str) -> dict[str, Any]:
+    """A shipped model's JSON weights; an unreadable file is a :class:`ModelError` that says
+    how to get it back."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ModelError(
-            f"cannot read the candidate classifier {path}: {exc}; "
-            "reinstall kg or retrain it with bench/train_classifier.py"
+            f"cannot read {what} {path}: {exc}; reinstall kg or retrain it with {script}"
         ) from exc
+    if not isinstance(data, dict):
+        raise ModelError(f"{path} holds no {what}; reinstall kg or retrain it with {script}")
+    return data
+
+
+def load_classifier(path: str | Path = DEFAULT_CLASSIFIER) -> CandidateClassifier:
+    """Read shipped weights; a missing or mismatched file is a :class:`ModelError`."""
+    path = Path(path)
+    data = read_weights(path, "the candidate classifier", "bench/train_classifier.py")
     if (
         tuple(data.get("classes", ())) != CLASSES
         or tuple(data.get("features", ())) != FEATURE_NAMES
-        or np.shape(data.get("coef")) != (4, len(FEATURE_NAMES))
+        or np.shape(data.get("coef", ())) != (4, len(FEATURE_NAMES))
     ):
         raise ModelError(
             f"{path} was trained for other features or classes; retrain it with "

@@ -32,6 +32,7 @@ from kg.extract.fields import FieldScorer, assign_fields_batch
 from kg.extract.keywords import keybert_model, keywords
 from kg.extract.named_fields import field_names, with_named_fields
 from kg.extract.placement import TopicIndex, placed
+from kg.extract.reader import ReaderModel, load_reader, rescored
 from kg.extract.refine import keyword_candidates, merge_acronyms
 from kg.extract.select import (
     WEAK_FLOOR,
@@ -97,10 +98,15 @@ class Extractor:
         taxonomy: Taxonomy | None = None,
         settings: Settings | None = None,
         classifier: CandidateClassifier | None | Literal["default"] = "default",
+        reader: ReaderModel | None | Literal["default"] = "default",
     ) -> None:
         self.embedder = embedder = Memo(embedder)
         self.settings = settings or Settings()
         self.classifier = load_classifier() if classifier == "default" else classifier
+        # The reader model reads the classifier's features: without one, rules score the links.
+        self.reader = (
+            (load_reader() if reader == "default" else reader) if self.classifier else None
+        )
         # Weak mentions are linked only at the likelihood the classifier was tuned to.
         self._weak_floor = (
             self.classifier.thresholds.get("weak", WEAK_FLOOR) if self.classifier else WEAK_FLOOR
@@ -168,11 +174,12 @@ class Extractor:
         ):
             scored = self._scored(table)
             mentions = select_mentions(scored, sents, limits, s.min_relevance)
+            links = rescored(mentions, scored, table, self.reader) if self.reader else mentions
             field_mentions = [
                 Mention(text=key, role=Role.IN_FIELD, score=round(score, 4), sentence=sentence)
                 for key, score, sentence in fields
             ]
-            kept = with_named_fields(mentions, field_mentions, self._field_names)
+            kept = with_named_fields(links, field_mentions, self._field_names)
             weak = with_named_fields(
                 weak_mentions(scored, sents, mentions, self._weak_floor), [], {}
             )

@@ -63,5 +63,8 @@ def with_named_fields(
             out.append(m)
         elif key not in have:
             have.add(key)
-            added.append(Mention(key, Role.IN_FIELD, m.score, m.sentence))
+            # The field is as likely as the phrase is the paper's (not as a reader
+            # would judge it a method or problem).
+            strength = m.score if m.salience is None else m.salience
+            added.append(Mention(key, Role.IN_FIELD, strength, m.sentence))
     return out + fields + added

@@ -1,0 +1,147 @@
+"""The reader model: a kept link's confidence is how likely a reader judges it right."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kg.errors import ModelError
+from kg.extract import Extractor
+from kg.extract.candidates import Candidate
+from kg.extract.classify import FEATURE_NAMES
+from kg.extract.reader import (
+    EXTRA_FEATURES,
+    LINK_ROLES,
+    ReaderModel,
+    link_features,
+    load_reader,
+    rescored,
+)
+from kg.extract.select import CandidateTable, Scored
+from kg.model import Kind, Link, Mention, Paper, Role
+from kg.text import clean
+
+LABELS = Path(__file__).resolve().parents[1] / "bench" / "reader_labels"
+WIDTH = len(EXTRA_FEATURES) + FEATURE_NAMES.index("e0")
+
+
+def _constant(probability: float) -> ReaderModel:
+    """A reader model that gives every link ``probability``."""
+    logit = float(np.log(probability / (1 - probability)))
+    return ReaderModel(np.zeros(WIDTH, np.float32), logit, np.zeros(WIDTH), np.ones(WIDTH))
+
+
+def _table(texts: list[str], counting: bool = True) -> tuple[CandidateTable, list[Scored]]:
+    """Candidates whose feature rows count up (0, 1, 2, ...), or are all zero."""
+    cands = [Candidate(t, 0) for t in texts]
+    X = np.arange(len(texts) * len(FEATURE_NAMES), dtype=np.float32).reshape(len(texts), -1)
+    X = X if counting else np.zeros_like(X)
+    scored = [Scored(c, 0.5, Kind.METHOD, 0.6, entity=0.7) for c in cands]
+    return CandidateTable(cands, [0.5] * len(texts), X), scored
+
+
+def test_the_shipped_model_reads_the_features_a_link_is_given():
+    model = load_reader()
+    table, scored = _table(["policy gradients", "reward shaping"], counting=False)
+    mentions = [
+        Mention("policy gradients", Role.USES, 0.8, "s"),
+        Mention("reward shaping", Role.ADDRESSES, 0.4, "s"),
+    ]
+    vectors = np.stack([v for _, v, _ in link_features(mentions, scored, table)])
+    assert vectors.shape == (2, len(model.coef)) == (2, WIDTH)
+    p = model.probability(vectors)
+    assert ((p > 0.01) & (p < 0.99)).all() and p[0] != p[1]
+
+
+def test_a_link_row_says_its_role_rank_and_candidate_features():
+    table, scored = _table(["policy gradients", "reward shaping", "Atari"])
+    mentions = [
+        Mention("reward shaping", Role.ADDRESSES, 0.4, "s"),
+        Mention("policy gradients", Role.PROPOSES, 0.9, "s"),
+        Mention("deep learning", Role.IN_FIELD, 0.9, "s"),
+    ]
+    rows = {m.text: (row, v) for row, v, m in link_features(mentions, scored, table)}
+    assert set(rows) == {"reward shaping", "policy gradients"}  # fields have no row
+    best, other = rows["policy gradients"], rows["reward shaping"]
+    assert best[0]["rank"] == 0 and other[0]["rank"] == 1
+    roles = slice(1, 1 + len(LINK_ROLES))
+    assert list(best[1][roles]) == [1.0, 0.0, 0.0] and list(other[1][roles]) == [0.0, 0.0, 1.0]
+    # The candidate's own hand features follow the link's, its embedding does not.
+    assert np.array_equal(best[1][len(EXTRA_FEATURES) :], table.features[0, : WIDTH - 8])
+
+
+def test_rescoring_replaces_method_and_problem_confidences_and_drops_nothing():
+    table, scored = _table(["policy gradients", "reward shaping"])
+    mentions = [
+        Mention("policy gradients", Role.USES, 0.8, "s"),
+        Mention("reward shaping", Role.ADDRESSES, 0.1, "s"),
+        Mention("reinforcement-learning", Role.IN_FIELD, 0.9, "s"),
+        Mention("not a candidate", Role.USES, 0.5, "s"),
+    ]
+    out = rescored(mentions, scored, table, _constant(0.3))
+    assert [m.text for m in out] == [m.text for m in mentions]
+    assert [m.score for m in out] == [0.3, 0.3, 0.9, 0.5]
+    assert [m.salience for m in out] == [0.8, 0.1, None, None]  # the classifier's, kept
+
+
+def test_a_paper_is_named_by_what_it_makes_its_own_not_by_the_surest_link():
+    """A baseline a reader is sure of ("DCLM") does not name a data-curation paper."""
+    from kg.graph.labels import paper_labels
+    from kg.model import Concept
+
+    concepts = [
+        Concept("curation", "data curation", kind=Kind.METHOD),
+        Concept("dclm", "DCLM", kind=Kind.METHOD),
+    ]
+    links = [
+        Link("p", "curation", Role.USES, 0.4, "s", salience=0.9),
+        Link("p", "dclm", Role.USES, 0.8, "s", salience=0.3),
+    ]
+    paper = Paper(id="p", abstract="x", text="x")
+    assert paper_labels([paper], concepts, links)["p"] == "data curation"
+
+
+def test_the_extractor_gives_links_the_reader_models_probability(fake_embedder):
+    text = clean(
+        "Exploration with sparse rewards remains difficult. We propose Curio, an intrinsic "
+        "reward from the prediction error of a dynamics model, and train it with Proximal "
+        "Policy Optimization (PPO)."
+    )
+    paper = Paper(id="p", abstract=text, text=text)
+    plain = Extractor(fake_embedder).extract([paper])["p"]
+    read = Extractor(fake_embedder, reader=_constant(0.25)).extract([paper])["p"]
+    assert [m.text for m in read] == [m.text for m in plain]
+    for m in read:
+        assert m.score == 0.25 if m.role in LINK_ROLES else m.score != 0.25
+
+
+def test_rules_only_extraction_has_no_reader(fake_embedder):
+    assert Extractor(fake_embedder, classifier=None).reader is None
+
+
+def test_a_reader_model_for_other_features_is_a_clear_error(tmp_path):
+    data = json.loads(load_reader.__defaults__[0].read_text(encoding="utf-8"))
+    data["coef"] = data["coef"][:-1]
+    data["features"] = data["features"][:-1]
+    path = tmp_path / "reader.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ModelError, match="retrain it with bench/train_reader.py"):
+        load_reader(path)
+    with pytest.raises(ModelError, match="cannot read the reader model"):
+        load_reader(tmp_path / "missing.json")
+
+
+@pytest.mark.parametrize("name", ["icml-sample.jsonl", "seeds-sample.jsonl"])
+def test_every_reader_label_is_one_verdict_on_one_link(name):
+    seen = set()
+    for line in (LABELS / name).read_text(encoding="utf-8").splitlines():
+        label = json.loads(line)
+        assert label["verdict"] in {"right", "generic", "wrong"}
+        assert label["role"] in {r.value for r in LINK_ROLES} | {"mentionsConcept"}
+        assert len(label["phrase"]) == 16 and int(label["phrase"], 16) >= 0  # a key, no text
+        key = (label["paper"], label["phrase"], label["role"])
+        assert key not in seen, key
+        seen.add(key)
