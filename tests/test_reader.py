@@ -13,6 +13,7 @@ from kg.extract import Extractor
 from kg.extract.candidates import Candidate
 from kg.extract.classify import FEATURE_NAMES
 from kg.extract.reader import (
+    DEFAULT_READER,
     EXTRA_FEATURES,
     LINK_ROLES,
     ReaderModel,
@@ -70,7 +71,8 @@ def test_a_link_row_says_its_role_rank_and_candidate_features():
     roles = slice(1, 1 + len(LINK_ROLES))
     assert list(best[1][roles]) == [1.0, 0.0, 0.0] and list(other[1][roles]) == [0.0, 0.0, 1.0]
     # The candidate's own hand features follow the link's, its embedding does not.
-    assert np.array_equal(best[1][len(EXTRA_FEATURES) :], table.features[0, : WIDTH - 8])
+    own = len(EXTRA_FEATURES)
+    assert np.array_equal(best[1][own:], table.features[0, : WIDTH - own])
 
 
 def test_rescoring_replaces_method_and_problem_confidences_and_drops_nothing():
@@ -123,7 +125,7 @@ def test_rules_only_extraction_has_no_reader(fake_embedder):
 
 
 def test_a_reader_model_for_other_features_is_a_clear_error(tmp_path):
-    data = json.loads(load_reader.__defaults__[0].read_text(encoding="utf-8"))
+    data = json.loads(DEFAULT_READER.read_text(encoding="utf-8"))
     data["coef"] = data["coef"][:-1]
     data["features"] = data["features"][:-1]
     path = tmp_path / "reader.json"

@@ -50,6 +50,7 @@ EXTRA_FEATURES = (
 # The candidate features a link keeps: the hand features, not the phrase's embedding
 # (with it the model fits the sample's topics: held-out AUC 0.63 against 0.66 without).
 _HAND = FEATURE_NAMES.index("e0")
+_NAMES = [*EXTRA_FEATURES, *FEATURE_NAMES[:_HAND]]  # a link's features, in order
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ class ReaderModel:
     def to_json(self, trained_on: str) -> str:
         return json.dumps(
             {
-                "features": [*EXTRA_FEATURES, *FEATURE_NAMES[:_HAND]],
+                "features": _NAMES,
                 "coef": np.round(self.coef, 6).tolist(),
                 "intercept": round(self.intercept, 6),
                 "mean": np.round(self.mean, 6).tolist(),
@@ -134,8 +135,7 @@ def load_reader(path: str | Path = DEFAULT_READER) -> ReaderModel:
     """Read shipped weights; a missing or mismatched file is a :class:`ModelError`."""
     path = Path(path)
     data = read_weights(path, "the reader model", "bench/train_reader.py")
-    names = [*EXTRA_FEATURES, *FEATURE_NAMES[:_HAND]]
-    if data.get("features") != names or len(data.get("coef", ())) != len(names):
+    if data.get("features") != _NAMES or len(data.get("coef", ())) != len(_NAMES):
         raise ModelError(
             f"{path} was trained for other features; retrain it with bench/train_reader.py"
         )
