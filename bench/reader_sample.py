@@ -53,12 +53,12 @@ def main() -> None:
     tables = extractor.candidate_tables(papers, sentence_lists)
     rows, vectors, blocks = [], [], []
     for paper, sents, table in zip(papers, sentence_lists, tables, strict=True):
-        scored = extractor._scored(table)
+        scored = extractor.scored(table)
         mentions = select_mentions(scored, sents, limits, s.min_relevance)
         block = [f"=== {paper.id}", textwrap.fill(paper.text, 100)]
         if paper.title:
             block.insert(1, f"TITLE: {paper.title}")
-        for row, vector, m in link_features(mentions, scored, table):
+        for row, vector, m in link_features(mentions, scored, table, sents):
             rows.append({"paper": paper.id, **row})
             vectors.append(vector)
             block.append(f"  {m.role.value:17} {m.score:.2f}  {m.text}")

@@ -16,7 +16,7 @@ and wrong are not. A link no label file judges is left out.
 
 Prints the out-of-fold figures (5 folds grouped by paper, so no paper is
 scored by a model that saw it): the area under the ROC curve of the model's
-probability and of the shipped confidence, and for each floor the share of
+probability and of the classifier's probability (the salience), and for each floor the share of
 links kept and the share of them right. ``--test DIR`` scores a held-out
 labelled directory the same way (never trained on). ``--out`` writes the
 weights trained on all of LABELLED as JSON (no pickle).
@@ -48,7 +48,7 @@ def phrase_key(text: str) -> str:
 
 
 def load(directory: Path) -> tuple[np.ndarray, np.ndarray, list[str], np.ndarray]:
-    """Features, labels (1 right), paper ids and shipped confidences of one labelled sample."""
+    """Features, labels (1 right), paper ids and classifier probabilities of one labelled sample."""
     rows = [json.loads(line) for line in (directory / "rows.jsonl").open(encoding="utf-8")]
     X = np.load(directory / "features.npy")
     verdicts = {}
@@ -96,12 +96,12 @@ def chosen_floor(y: np.ndarray, p: np.ndarray) -> float:
     return max(FLOORS, key=f1)
 
 
-def report(name: str, y: np.ndarray, p: np.ndarray, shipped: np.ndarray) -> None:
+def report(name: str, y: np.ndarray, p: np.ndarray, classifier: np.ndarray) -> None:
     from sklearn.metrics import roc_auc_score
 
     print(
         f"{name}: {len(y)} links, {y.mean():.3f} right; AUC model {roc_auc_score(y, p):.3f}, "
-        f"shipped confidence {roc_auc_score(y, shipped):.3f}"
+        f"classifier {roc_auc_score(y, classifier):.3f}"
     )
     for floor in FLOORS:
         kept = p >= floor
@@ -127,12 +127,12 @@ def main() -> None:
     X = np.concatenate([p[0] for p in parts])
     y = np.concatenate([p[1] for p in parts])
     papers = [paper for p in parts for paper in p[2]]
-    shipped = np.concatenate([p[3] for p in parts])
+    classifier = np.concatenate([p[3] for p in parts])
     from sklearn.metrics import log_loss
 
     best = min(C_GRID, key=lambda c: log_loss(y, out_of_fold(X, y, papers, c)))
     p = out_of_fold(X, y, papers, best)
-    report(f"out of fold (C={best})", y, p, shipped)
+    report(f"out of fold (C={best})", y, p, classifier)
     print(f"the floor a reader's F1 would choose, out of fold: {chosen_floor(y, p)}")
     model = fit(X, y, best)
     if args.test:

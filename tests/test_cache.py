@@ -358,3 +358,16 @@ def test_the_real_model_writes_the_same_bytes_cold_warm_and_uncached(tmp_path, r
     build(BuildRequest([SEEDS]), tmp_path / "nocache", embedder=real_model)
     assert cold.reused == 0 and warm.reused == cold.papers == 37
     assert files(tmp_path / "cold") == files(tmp_path / "warm") == files(tmp_path / "nocache")
+
+
+def test_an_entry_keeps_every_field_of_its_mentions():
+    from kg.extract.cache import _decode, _encode
+    from kg.model import Mention, Role
+
+    mentions = (
+        Mention(
+            "Clipped-SGD", Role.PROPOSES, 0.41, "We propose Clipped-SGD.", None, True, None, 0.9
+        ),
+        Mention("SGD", Role.USES, 0.3, "s", "stochastic gradient descent", False, "optim", None),
+    )
+    assert _decode(_encode(mentions)) == mentions

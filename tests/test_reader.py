@@ -35,12 +35,16 @@ def _constant(probability: float) -> ReaderModel:
     return ReaderModel(np.zeros(WIDTH, np.float32), logit, np.zeros(WIDTH), np.ones(WIDTH))
 
 
-def _table(texts: list[str], counting: bool = True) -> tuple[CandidateTable, list[Scored]]:
-    """Candidates whose feature rows count up (0, 1, 2, ...), or are all zero."""
+def _table(
+    texts: list[str], counting: bool = True, problems: tuple[str, ...] = ("reward shaping",)
+) -> tuple[CandidateTable, list[Scored]]:
+    """Candidates typed methods (``problems`` problems) whose feature rows count up
+    (0, 1, 2, ...), or are all zero."""
     cands = [Candidate(t, 0) for t in texts]
     X = np.arange(len(texts) * len(FEATURE_NAMES), dtype=np.float32).reshape(len(texts), -1)
     X = X if counting else np.zeros_like(X)
-    scored = [Scored(c, 0.5, Kind.METHOD, 0.6, entity=0.7) for c in cands]
+    kinds = [Kind.PROBLEM if t in problems else Kind.METHOD for t in texts]
+    scored = [Scored(c, 0.5, k, 0.6, entity=0.7) for c, k in zip(cands, kinds, strict=True)]
     return CandidateTable(cands, [0.5] * len(texts), X), scored
 
 
@@ -51,7 +55,7 @@ def test_the_shipped_model_reads_the_features_a_link_is_given():
         Mention("policy gradients", Role.USES, 0.8, "s"),
         Mention("reward shaping", Role.ADDRESSES, 0.4, "s"),
     ]
-    vectors = np.stack([v for _, v, _ in link_features(mentions, scored, table)])
+    vectors = np.stack([v for _, v, _ in link_features(mentions, scored, table, ["s"])])
     assert vectors.shape == (2, len(model.coef)) == (2, WIDTH)
     p = model.probability(vectors)
     assert ((p > 0.01) & (p < 0.99)).all() and p[0] != p[1]
@@ -64,7 +68,7 @@ def test_a_link_row_says_its_role_rank_and_candidate_features():
         Mention("policy gradients", Role.PROPOSES, 0.9, "s"),
         Mention("deep learning", Role.IN_FIELD, 0.9, "s"),
     ]
-    rows = {m.text: (row, v) for row, v, m in link_features(mentions, scored, table)}
+    rows = {m.text: (row, v) for row, v, m in link_features(mentions, scored, table, ["s"])}
     assert set(rows) == {"reward shaping", "policy gradients"}  # fields have no row
     best, other = rows["policy gradients"], rows["reward shaping"]
     assert best[0]["rank"] == 0 and other[0]["rank"] == 1
@@ -83,7 +87,7 @@ def test_rescoring_replaces_method_and_problem_confidences_and_drops_nothing():
         Mention("reinforcement-learning", Role.IN_FIELD, 0.9, "s"),
         Mention("not a candidate", Role.USES, 0.5, "s"),
     ]
-    out = rescored(mentions, scored, table, _constant(0.3))
+    out = rescored(mentions, scored, table, ["s"], _constant(0.3))
     assert [m.text for m in out] == [m.text for m in mentions]
     assert [m.score for m in out] == [0.3, 0.3, 0.9, 0.5]
     assert [m.salience for m in out] == [0.8, 0.1, None, None]  # the classifier's, kept
@@ -147,3 +151,42 @@ def test_every_reader_label_is_one_verdict_on_one_link(name):
         key = (label["paper"], label["phrase"], label["role"])
         assert key not in seen, key
         seen.add(key)
+
+
+def test_each_link_reads_the_row_it_was_made_from():
+    """A phrase shortened from its candidate, and one typed a method in one row and a problem
+    in another, each read their own row's features."""
+    table, scored = _table(["model merging approaches", "trust region", "trust region"])
+    scored[0] = Scored(Candidate("model merging", 0), 0.5, Kind.METHOD, 0.6, entity=0.7)
+    scored[2] = Scored(table.candidates[2], 0.5, Kind.PROBLEM, 0.6, entity=0.7)
+    mentions = [
+        Mention("model merging", Role.USES, 0.8, "s"),
+        Mention("trust region", Role.ADDRESSES, 0.4, "s"),
+        Mention("trust region", Role.USES, 0.3, "s"),
+    ]
+    found = [(m.role, v) for _, v, m in link_features(mentions, scored, table, ["s"])]
+    own = len(EXTRA_FEATURES)
+    assert [role for role, _ in found] == [Role.USES, Role.ADDRESSES, Role.USES]
+    for (_, vector), row in zip(found, [0, 2, 1], strict=True):
+        assert np.array_equal(vector[own:], table.features[row, : WIDTH - own])
+
+
+def test_the_extractor_rescores_every_method_and_problem_link(fake_embedder):
+    text = clean(
+        "We study model merging approaches, which combine fine-tuned large language models "
+        "without data. Task arithmetic and trust region merging are compared for multi-task "
+        "learning, and merging conflicts are the main problem of weight averaging methods."
+    )
+    paper = Paper(id="p", abstract=text, text=text)
+    found = Extractor(fake_embedder).extract([paper])["p"]
+    links = [m for m in found if m.role in LINK_ROLES and m.selected]
+    assert links and all(m.salience is not None for m in links)
+
+
+def test_a_field_named_by_a_method_is_as_sure_as_the_paper_makes_the_method_its_own():
+    from kg.extract.named_fields import with_named_fields
+    from kg.lexicon import variant_key
+
+    rl = Mention("reinforcement learning", Role.USES, 0.3, "s", salience=0.8)
+    (field,) = with_named_fields([rl], [], {variant_key("reinforcement learning"): "rl"})
+    assert (field.text, field.role, field.score) == ("rl", Role.IN_FIELD, 0.8)

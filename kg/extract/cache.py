@@ -54,7 +54,7 @@ __all__ = [
 ]
 
 #: Version of the stored form of an entry; part of every key.
-SCHEMA = 3
+SCHEMA = 4
 #: The database's name inside the cache directory.
 CACHE_FILE = "extractions.sqlite3"
 # Sources whose every byte can change a paper's mentions: the extraction code,

@@ -13,7 +13,9 @@ Pipeline for one abstract:
    similarity to the abstract;
 3. the learned classifier types them and :mod:`kg.extract.select` keeps each
    paper's methods and problems; fields come from the taxonomy
-   (:mod:`kg.extract.fields`).
+   (:mod:`kg.extract.fields`);
+4. the reader model (:mod:`kg.extract.reader`) gives each kept method and
+   problem link its confidence: how likely a reader judges it right.
 """
 
 from __future__ import annotations
@@ -172,9 +174,11 @@ class Extractor:
         for paper, sents, table, fields in zip(
             papers, sentence_lists, tables, field_lists, strict=True
         ):
-            scored = self._scored(table)
+            scored = self.scored(table)
             mentions = select_mentions(scored, sents, limits, s.min_relevance)
-            links = rescored(mentions, scored, table, self.reader) if self.reader else mentions
+            links = (
+                rescored(mentions, scored, table, sents, self.reader) if self.reader else mentions
+            )
             field_mentions = [
                 Mention(text=key, role=Role.IN_FIELD, score=round(score, 4), sentence=sentence)
                 for key, score, sentence in fields
@@ -186,7 +190,8 @@ class Extractor:
             out[paper.id] = tuple(placed(kept + weak, self.topics, self.embedder))
         return out
 
-    def _scored(self, table: CandidateTable) -> list[Scored]:
+    def scored(self, table: CandidateTable) -> list[Scored]:
+        """Each candidate of ``table`` typed, with how likely its kind is (row for row)."""
         if self.classifier is not None:
             return classified(table, self.classifier)
         return self._fill_missing_kinds(

@@ -20,7 +20,7 @@ from scipy.special import expit
 
 from kg.errors import ModelError
 from kg.extract.classify import FEATURE_NAMES, read_weights
-from kg.extract.select import CandidateTable, Scored
+from kg.extract.select import CandidateTable, Scored, source_rows
 from kg.model import Mention, Role
 
 __all__ = [
@@ -82,19 +82,27 @@ class ReaderModel:
 
 
 def link_features(
-    mentions: Sequence[Mention], scored: Sequence[Scored], table: CandidateTable
+    mentions: Sequence[Mention],
+    scored: Sequence[Scored],
+    table: CandidateTable,
+    sentences: Sequence[str],
 ) -> Iterator[tuple[dict[str, Any], np.ndarray, Mention]]:
     """Each kept method or problem mention's row, feature vector and the mention itself.
 
-    A mention whose phrase is no candidate of the table (none is, today) has no row.
+    ``mentions`` are :func:`kg.extract.select.select_mentions` of ``scored``
+    (one per row of ``table``) and the paper's ``sentences``.
     """
-    index = {c.text: i for i, c in enumerate(table.candidates)}
-    kept = [m for m in mentions if m.role in LINK_ROLES and m.text in index]
-    order = sorted(kept, key=lambda m: -m.score)
-    for m in kept:
-        i = index[m.text]
+    rows = source_rows(mentions, scored, sentences)
+    kept = [
+        (m, i)
+        for m, i in zip(mentions, rows, strict=True)
+        if m.role in LINK_ROLES and i is not None  # every selected one has a row
+    ]
+    order = sorted(range(len(kept)), key=lambda k: -kept[k][0].score)
+    rank_of = {k: rank for rank, k in enumerate(order)}
+    for k, (m, i) in enumerate(kept):
         s = scored[i]
-        rank = order.index(m)
+        rank = rank_of[k]
         extra = np.array(
             [
                 m.score,
@@ -111,17 +119,21 @@ def link_features(
 
 
 def rescored(
-    mentions: Sequence[Mention], scored: Sequence[Scored], table: CandidateTable, model: ReaderModel
+    mentions: Sequence[Mention],
+    scored: Sequence[Scored],
+    table: CandidateTable,
+    sentences: Sequence[str],
+    model: ReaderModel,
 ) -> list[Mention]:
     """``mentions`` with each method and problem link's confidence the model's probability
     that a reader judges it right (the classifier's kept as its salience).
 
-    No link is dropped: SciERC's annotators count as methods and problems many
-    of the settings, objectives and baselines this reader rejects, and a floor
-    the reader model would choose costs SciERC dev F1 0.643 -> 0.515 (0.611 at
-    a floor of 0.2). A user picks the precision they need by the confidence.
+    No link is dropped here: SciERC's annotators count as methods and problems
+    many of the settings, objectives and baselines this reader rejects, so a
+    floor on it costs SciERC F1 (docs/explanation/measuring.md). A user picks
+    the precision they need by the confidence.
     """
-    rows = list(link_features(mentions, scored, table))
+    rows = list(link_features(mentions, scored, table, sentences))
     if not rows:
         return list(mentions)
     p = model.probability(np.stack([vector for _, vector, _ in rows]))

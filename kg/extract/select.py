@@ -37,6 +37,7 @@ __all__ = [
     "weak_mentions",
     "WEAK_FLOOR",
     "folded",
+    "source_rows",
 ]
 
 # Heads that say what kind of thing a phrase is: "framework", "method", "strategy".
@@ -222,6 +223,33 @@ def select_mentions(
         for s in _chosen(sorted(strong, key=_priority), limit, mentions):
             mentions.append(_mention(s, kind, sentences, top))
     return folded(_without_descriptors(_without_fragments(mentions)), [], " ".join(sentences))
+
+
+def source_rows(
+    mentions: Sequence[Mention], scored: Sequence[Scored], sentences: Sequence[str]
+) -> list[int | None]:
+    """The row of ``scored`` each mention of :func:`select_mentions` was made from.
+
+    A row is found by the mention's phrase and kind, not its phrase alone: a
+    shortened phrase ("model merging" of "model merging approaches") is no
+    candidate's text, and one phrase may be typed a method in one row and a
+    problem in another. Of several rows, the one :func:`select_mentions`
+    would pick first. None for a mention no row makes (a weak or field one).
+    """
+    rows: dict[tuple[str, Kind, str], int] = {}
+    for i, s in sorted(enumerate(scored), key=lambda row: _priority(row[1])):
+        if s.kind is not None:
+            sentence = (
+                sentences[s.candidate.sentence] if s.candidate.sentence >= 0 else AUTHOR_KEYWORD
+            )
+            rows.setdefault((s.candidate.text, s.kind, sentence), i)
+            rows.setdefault((s.candidate.text, s.kind, ""), i)
+    return [
+        rows.get((m.text, m.kind, m.sentence), rows.get((m.text, m.kind, "")))
+        if m.selected
+        else None
+        for m in mentions
+    ]
 
 
 def _cut_before_of(phrase: str, low: str) -> bool:
