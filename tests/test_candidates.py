@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -211,6 +212,48 @@ def test_quantities_and_assumptions_are_neither_methods_nor_problems():
     assert names_quantity("strong convexity") and not names_quantity("convex optimization")
 
 
+@pytest.mark.parametrize(
+    "phrase",
+    [
+        "sample complexity",  # a measure of a method
+        "top-1 accuracy",
+        "communication cost",
+        "contrastive training objective",  # what a method optimises
+        "focal loss",
+        "Lyapunov function",
+        "offline setting",  # where it is set
+        "heat equation",
+    ],
+)
+def test_measures_objectives_and_settings_are_neither_methods_nor_problems(phrase):
+    assert names_quantity(phrase)
+
+
+def test_an_expansion_that_runs_on_past_its_acronym_is_one_phrase():
+    sentence = "We propose Adaptive Trust Region (ATR) policy updates, which stay stable."
+    found = {c.text: c for c in candidates([sentence])}
+    assert found["Adaptive Trust Region policy updates"].proposed
+    # A verb after the parenthesis ends the phrase: the expansion is whole.
+    stops = {c.text for c in candidates(["Masked Autoencoders (MAE) learn the visual features."])}
+    assert "Masked Autoencoders" in stops and not any(
+        t.startswith("Masked Autoencoders l") for t in stops
+    )
+
+
+def test_a_name_only_written_before_more_of_it_is_a_modifier():
+    sentences = ["We study Graded Convex Programs.", "Graded Convex Programs are hard to solve."]
+    found = {c.text: c for c in candidates(sentences)}
+    assert found["Graded Convex"].modifier and not found["Graded Convex Programs"].modifier
+    alone = {c.text: c for c in candidates(["We use the LoRA regime.", "LoRA helps."])}
+    assert not alone["LoRA"].modifier  # written on its own too
+    # A title's capitals make no name of a phrase the abstract writes in lower case.
+    titled = [
+        "On the Fast-Mixing Chains of Gibbs Samplers",
+        "We bound fast-mixing chains and fast-mixing samplers.",
+    ]
+    assert {c.text: c for c in candidates(titled)}["Fast-Mixing"].modifier
+
+
 def test_words_the_taxonomy_writes_in_lower_case_lose_a_sentence_initial_capital():
     sentence = ["Neural fields render glacier surfaces."]
     assert "Neural fields" in texts(sentence)
@@ -264,3 +307,17 @@ def test_a_capitalised_word_written_inside_a_sentence_elsewhere_is_a_name():
     ]
     modifier = {c.text: c.modifier for c in candidates(sentences)}
     assert not modifier.get("Adam", False)  # "the Adam optimizer": a name, mid-sentence
+
+
+def test_a_phrase_only_written_as_what_the_paper_beats_is_a_baseline():
+    found = {
+        c.text: c
+        for c in candidates(
+            [
+                "We decode with nucleus sampling.",
+                "Our decoder is faster than beam search and outperforms greedy decoding.",
+            ]
+        )
+    }
+    assert found["beam search"].compared and found["greedy decoding"].compared
+    assert not found["nucleus sampling"].compared

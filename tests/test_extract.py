@@ -162,6 +162,15 @@ def test_a_title_phrase_is_a_concept_as_likely_as_it_is_one_at_all():
     assert all(s.kind is None for s in untitled)  # no title: the first sentence is no title
 
 
+def test_a_baseline_the_paper_only_compares_against_is_never_kept_unless_its_own():
+    baseline = {"compared": True}
+    assert _kept(["beam search", "lattice decoding"], **{"beam search": baseline}) == [
+        "lattice decoding"
+    ]
+    mine = {"compared": True, "proposed": True}  # "our X outperforms ... than X-0"
+    assert "beam search" in _kept(["beam search", "lattice decoding"], **{"beam search": mine})
+
+
 def test_a_phrase_led_by_a_free_modifier_is_never_kept():
     free = {"free_modifier": True}
     assert _kept(["standard optimisers", "Thompson sampling"], **{"standard optimisers": free}) == [

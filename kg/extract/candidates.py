@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from kg.extract.acronyms import acronyms
-from kg.extract.cues import Context, cue_of, introduced_name
+from kg.extract.cues import Context, compared_only, cue_of, introduced_name
 from kg.extract.phrases import (
     chunks,
     is_generic,
@@ -63,6 +63,9 @@ class Candidate:
             phrase follow ("structured adapter" of "a structured adapter
             manifold"): it is cut short of what it names, so it is offered to the
             ranker, never a concept itself.
+        compared: True when the text only writes it as what the paper compares
+            against ("outperforms X", "faster than X"): a baseline, not a
+            method the paper uses (:func:`kg.extract.cues.compared_only`).
     """
 
     text: str
@@ -74,6 +77,7 @@ class Candidate:
     loose: bool = False
     free_modifier: bool = False
     modifier: bool = False
+    compared: bool = False
 
 
 @dataclass(frozen=True)
@@ -128,6 +132,11 @@ def candidates(
                 seen[key] = _candidate(words, index, context, abstract)
                 if context.defines(sentence.find(" ".join(words)), len(key)):
                     defined_here.append(key)
+    for index, (sentence, context) in enumerate(zip(sentences, contexts, strict=True)):
+        for c in _bridged(sentence, index, context, abstract):
+            if c.text.lower() not in seen:
+                seen[c.text.lower()] = c
+                heads.add(c.text.lower())
     loose_heads = set(heads)  # the same rule for the wider runs
     for index, (sentence, context) in enumerate(zip(sentences, contexts, strict=True)):
         runs = loose_chunks(sentence)
@@ -143,15 +152,78 @@ def candidates(
         if (
             key not in (loose_heads if c.loose else heads)
             and not c.expansion
-            and not _named(c, sentences)
+            and (
+                not _named(c, sentences)
+                or _cut_name(c, sentences)
+                or _written_lower(c.text, abstract)
+            )
         ):
             seen[key] = c if _fixed(key, abstract) else replace(c, modifier=True)
+    for key, c in seen.items():
+        if compared_only(c.text, sentences):
+            seen[key] = replace(c, compared=True)
     if not any(c.proposed for c in seen.values()):
         # An abstract that proposes nothing in so many words presents its method
         # by defining it: "Dropout is a technique for addressing this problem."
         for key in defined_here:
             seen[key] = replace(seen[key], proposed=True, cue=Kind.METHOD)
     return _share_proposal(seen, defined)
+
+
+def _bridged(
+    sentence: str, index: int, context: Context, abstract: _Abstract
+) -> Iterator[Candidate]:
+    """Defined phrases whose noun phrase runs on past the acronym.
+
+    In "we introduce Optimal Lookahead (OL) policy gradients" the paper
+    introduces policy gradients of a kind, not "Optimal Lookahead": the
+    phrase is the expansion with the nouns that follow the parenthesis.
+
+    >>> def bridged(sentence, acronym, expansion):
+    ...     abstract = _Abstract({acronym: expansion}, {}, frozenset(), frozenset())
+    ...     found = _bridged(sentence, 0, Context.of(sentence), abstract)
+    ...     return [(c.text, c.proposed) for c in found]
+    >>> bridged("We introduce Optimal Lookahead (OL) policy gradients.", "OL", "Optimal Lookahead")
+    [('Optimal Lookahead policy gradients', True)]
+    >>> bridged("Sharpness-Aware Minimization (SAM) perturbs the weights.", "SAM",
+    ...         "Sharpness-Aware Minimization")
+    []
+    """
+    for acronym, expansion in abstract.defined.items():
+        written = f"{expansion} ({acronym}) "
+        position = sentence.find(written)
+        if position < 0:
+            continue
+        # The expansion read on past its parenthesis: a verb ("(SAM) perturbs the") ends the run.
+        words = expansion.split()
+        runs = chunks(f"{expansion} {sentence[position + len(written) :]}")
+        if not runs or runs[0][: len(words)] != words:
+            continue  # the expansion is no phrase of its own ("Weights for Shifting Means")
+        run = runs[0]
+        tail = run[len(words) : _run_end(run)]
+        if not tail or trim(tail) != tail or len(words) + len(tail) > LOOSE_MAX_WORDS:
+            continue  # nothing runs on, or only a kind noun ("(OL) framework")
+        words = [*words, *tail]
+        proposed = context.introduces(position)
+        cue = Kind.METHOD if proposed else cue_of(" ".join(words))
+        yield Candidate(" ".join(words), index, cue, proposed)
+
+
+def _written_lower(text: str, abstract: _Abstract) -> bool:
+    """Whether the abstract writes every word of ``text`` in lower case: a title's
+    capitals ("Last-Iterate" of "On the Last-Iterate Convergence") make no name."""
+    return all(w.lower() == w or w.lower() in abstract.lower_words for w in text.split()) and any(
+        w.lower() != w for w in text.split()
+    )
+
+
+def _cut_name(c: Candidate, sentences: list[str]) -> bool:
+    """Whether a name is only ever written as the start of a longer one: "Graded Non-convex"
+    of "Graded Non-convex Functions", "Thompson" of "Thompson Sampling"."""
+    # The phrase's first letter may be lowered at a sentence's start; what follows may not.
+    written = re.compile(rf"(?<![\w-])(?i:{re.escape(c.text)})(?![\w-])(\s+[A-Z])?")
+    found = [m.group(1) for s in sentences for m in written.finditer(s)]
+    return bool(found) and all(found)
 
 
 def _named(c: Candidate, sentences: list[str]) -> bool:

@@ -27,7 +27,7 @@ from kg.lexicon import (
 )
 from kg.model import Kind
 
-__all__ = ["Context", "cue_of", "introduced_name"]
+__all__ = ["Context", "compared_only", "cue_of", "introduced_name"]
 
 _PROPOSE_CUE = re.compile(
     r"\b(?:we|this (?:paper|work)|our (?:paper|work))\s+(?:\w+\s+){0,3}?"
@@ -57,6 +57,16 @@ _WINDOW_STOP = re.compile(
 # object: "a new framework for X via Y", "results using Y".
 _MEANS = re.compile(r"\b(?:via|using|based on|by means of|through)\s", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[;.]|,\s(?:which|where|in which|and we)\b")
+# What a paper compares itself with, not what it uses: "outperforms X", "compared to X",
+# "faster than X", "unlike X", "instead of X", "over the baselines X"; the phrase follows the
+# cue within 25 characters of the same clause. Of the links a reader judged (bench/reader_labels:
+# 300 ICML 2024 abstracts and the seeds), 3 of the 33 found only there were right, against 44%
+# of the other 2,204.
+_COMPARED = re.compile(
+    r"\b(?:compared (?:to|with)|in comparison (?:to|with)|outperform\w*|surpass\w*|beats?|"
+    r"unlike|than|instead of|rather than|baselines?)\b[^.;,:()]{0,25}$",
+    re.IGNORECASE,
+)
 # "Dropout is a technique for ...": a definition that presents the paper's method.
 _DEFINITION = re.compile(
     r"^(?P<subject>[^,;:()]{2,60}?)\s+(?:is|are)\s+(?:an?|the)\s+(?P<adjectives>(?:[\w-]+\s+){0,3}?)"
@@ -165,3 +175,16 @@ def _window_end(sentence: str, start: int, naming: bool = False) -> int:
         if verb is not None:
             ends.append(start + verb)
     return min(ends)
+
+
+def compared_only(phrase: str, sentences: list[str]) -> bool:
+    """Whether every time the text writes ``phrase`` it is what the paper compares against.
+
+    >>> compared_only("beam search", ["Our decoder outperforms beam search on all tasks."])
+    True
+    >>> compared_only("beam search", ["We decode with beam search.", "It beats beam search."])
+    False
+    """
+    written = re.compile(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])")
+    found = [(s, m.start()) for s in sentences for m in written.finditer(s)]
+    return bool(found) and all(_COMPARED.search(s[:start]) for s, start in found)

@@ -78,10 +78,16 @@ def is_weak(word: str) -> bool:
 def names_quantity(phrase: str) -> bool:
     """Whether a phrase names a quantity or property rather than a method or problem.
 
+    A name's head stays a name ("RB-Bound"); a name as a modifier does not make a
+    measure of it a method ("GPT-4 accuracy", "Action-Driven Contrastive Loss").
+
     >>> names_quantity("first-order regret bound"), names_quantity("Clipped-SGD")
     (True, False)
+    >>> names_quantity("RB-Bound"), names_quantity("Temporal Action-Driven Contrastive Loss")
+    (False, True)
     """
-    return head(phrase) in QUANTITY_HEADS and not any(looks_like_name(w) for w in phrase.split())
+    words = phrase.split()
+    return bool(words) and head(phrase) in QUANTITY_HEADS and not looks_like_name(words[-1])
 
 
 def is_generic(phrase: str) -> bool:
