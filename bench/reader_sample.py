@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 from kg.extract import Extractor, load_model  # noqa: E402
 from kg.extract.extractor import paper_sentences  # noqa: E402
 from kg.extract.reader import link_features  # noqa: E402
-from kg.extract.select import select_mentions  # noqa: E402
+from kg.extract.select import select_links  # noqa: E402
 from kg.ingest import read_papers  # noqa: E402
 from kg.model import Kind  # noqa: E402
 
@@ -54,11 +54,11 @@ def main() -> None:
     rows, vectors, blocks = [], [], []
     for paper, sents, table in zip(papers, sentence_lists, tables, strict=True):
         scored = extractor.scored(table)
-        mentions = select_mentions(scored, sents, limits, s.min_relevance)
+        links = select_links(scored, sents, limits, s.min_relevance)
         block = [f"=== {paper.id}", textwrap.fill(paper.text, 100)]
         if paper.title:
             block.insert(1, f"TITLE: {paper.title}")
-        for row, vector, m in link_features(mentions, scored, table, sents):
+        for row, vector, m in link_features(links, scored, table):
             rows.append({"paper": paper.id, **row})
             vectors.append(vector)
             block.append(f"  {m.role.value:17} {m.score:.2f}  {m.text}")

@@ -21,7 +21,7 @@ from kg.extract.reader import (
     load_reader,
     rescored,
 )
-from kg.extract.select import CandidateTable, Scored
+from kg.extract.select import CandidateTable, Scored, select_links
 from kg.model import Kind, Link, Mention, Paper, Role
 from kg.text import clean
 
@@ -51,11 +51,11 @@ def _table(
 def test_the_shipped_model_reads_the_features_a_link_is_given():
     model = load_reader()
     table, scored = _table(["policy gradients", "reward shaping"], counting=False)
-    mentions = [
-        Mention("policy gradients", Role.USES, 0.8, "s"),
-        Mention("reward shaping", Role.ADDRESSES, 0.4, "s"),
+    links = [
+        (Mention("policy gradients", Role.USES, 0.8, "s"), 0),
+        (Mention("reward shaping", Role.ADDRESSES, 0.4, "s"), 1),
     ]
-    vectors = np.stack([v for _, v, _ in link_features(mentions, scored, table, ["s"])])
+    vectors = np.stack([v for _, v, _ in link_features(links, scored, table)])
     assert vectors.shape == (2, len(model.coef)) == (2, WIDTH)
     p = model.probability(vectors)
     assert ((p > 0.01) & (p < 0.99)).all() and p[0] != p[1]
@@ -63,13 +63,13 @@ def test_the_shipped_model_reads_the_features_a_link_is_given():
 
 def test_a_link_row_says_its_role_rank_and_candidate_features():
     table, scored = _table(["policy gradients", "reward shaping", "Atari"])
-    mentions = [
-        Mention("reward shaping", Role.ADDRESSES, 0.4, "s"),
-        Mention("policy gradients", Role.PROPOSES, 0.9, "s"),
-        Mention("deep learning", Role.IN_FIELD, 0.9, "s"),
+    links = [
+        (Mention("reward shaping", Role.ADDRESSES, 0.4, "s"), 1),
+        (Mention("policy gradients", Role.PROPOSES, 0.9, "s"), 0),
+        (Mention("deep learning", Role.IN_FIELD, 0.9, "s"), 2),
     ]
-    rows = {m.text: (row, v) for row, v, m in link_features(mentions, scored, table, ["s"])}
-    assert set(rows) == {"reward shaping", "policy gradients"}  # fields have no row
+    rows = {m.text: (row, v) for row, v, m in link_features(links, scored, table)}
+    assert set(rows) == {"reward shaping", "policy gradients"}  # a field is not rescored
     best, other = rows["policy gradients"], rows["reward shaping"]
     assert best[0]["rank"] == 0 and other[0]["rank"] == 1
     roles = slice(1, 1 + len(LINK_ROLES))
@@ -81,16 +81,15 @@ def test_a_link_row_says_its_role_rank_and_candidate_features():
 
 def test_rescoring_replaces_method_and_problem_confidences_and_drops_nothing():
     table, scored = _table(["policy gradients", "reward shaping"])
-    mentions = [
-        Mention("policy gradients", Role.USES, 0.8, "s"),
-        Mention("reward shaping", Role.ADDRESSES, 0.1, "s"),
-        Mention("reinforcement-learning", Role.IN_FIELD, 0.9, "s"),
-        Mention("not a candidate", Role.USES, 0.5, "s"),
+    links = [
+        (Mention("policy gradients", Role.USES, 0.8, "s"), 0),
+        (Mention("reward shaping", Role.ADDRESSES, 0.1, "s"), 1),
+        (Mention("reinforcement-learning", Role.IN_FIELD, 0.9, "s"), 0),
     ]
-    out = rescored(mentions, scored, table, ["s"], _constant(0.3))
-    assert [m.text for m in out] == [m.text for m in mentions]
-    assert [m.score for m in out] == [0.3, 0.3, 0.9, 0.5]
-    assert [m.salience for m in out] == [0.8, 0.1, None, None]  # the classifier's, kept
+    out = rescored(links, scored, table, _constant(0.3))
+    assert [m.text for m in out] == [m.text for m, _ in links]
+    assert [m.score for m in out] == [0.3, 0.3, 0.9]
+    assert [m.salience for m in out] == [0.8, 0.1, None]  # the classifier's, kept
 
 
 def test_a_paper_is_named_by_what_it_makes_its_own_not_by_the_surest_link():
@@ -154,20 +153,25 @@ def test_every_reader_label_is_one_verdict_on_one_link(name):
 
 
 def test_each_link_reads_the_row_it_was_made_from():
-    """A phrase shortened from its candidate, and one typed a method in one row and a problem
-    in another, each read their own row's features."""
-    table, scored = _table(["model merging approaches", "trust region", "trust region"])
-    scored[0] = Scored(Candidate("model merging", 0), 0.5, Kind.METHOD, 0.6, entity=0.7)
-    scored[2] = Scored(table.candidates[2], 0.5, Kind.PROBLEM, 0.6, entity=0.7)
-    mentions = [
-        Mention("model merging", Role.USES, 0.8, "s"),
-        Mention("trust region", Role.ADDRESSES, 0.4, "s"),
-        Mention("trust region", Role.USES, 0.3, "s"),
+    """A phrase shortened from its candidate, one typed a method in one row and a problem in
+    another, and two rows shortened to one phrase: each link names the row it was made from."""
+    sentences = [
+        "We study model merging approaches and model merging methods with trust region steps."
     ]
-    found = [(m.role, v) for _, v, m in link_features(mentions, scored, table, ["s"])]
+    table, scored = _table(["model merging approaches", "trust region", "trust region", "x"])
+    shortened = Candidate("model merging", 0)
+    scored[0] = Scored(shortened, 0.5, Kind.METHOD, 0.6, entity=0.7)
+    scored[2] = Scored(table.candidates[2], 0.5, Kind.PROBLEM, 0.6, entity=0.7)
+    scored[3] = Scored(shortened, 0.5, Kind.METHOD, 0.9, entity=0.9)  # the surer row
+    limits = {Kind.METHOD: 8, Kind.PROBLEM: 5}
+    links = select_links(scored, sentences, limits, 0.0)
+    assert [(m.text, m.role, row) for m, row in links] == [
+        ("model merging", Role.USES, 3),
+        ("trust region", Role.USES, 1),
+        ("trust region", Role.ADDRESSES, 2),
+    ]
     own = len(EXTRA_FEATURES)
-    assert [role for role, _ in found] == [Role.USES, Role.ADDRESSES, Role.USES]
-    for (_, vector), row in zip(found, [0, 2, 1], strict=True):
+    for (_, vector, _), (_, row) in zip(link_features(links, scored, table), links, strict=True):
         assert np.array_equal(vector[own:], table.features[row, : WIDTH - own])
 
 

@@ -191,27 +191,32 @@ def _bridged(
     """
     for acronym, expansion in abstract.defined.items():
         written = f"{expansion} ({acronym}) "
-        position = sentence.find(written)
-        if position < 0:
-            continue
-        # The expansion read on past its parenthesis: a verb ("(SAM) perturbs the") ends the run.
-        words = expansion.split()
-        runs = chunks(f"{expansion} {sentence[position + len(written) :]}")
-        if not runs or runs[0][: len(words)] != words:
-            continue  # the expansion is no phrase of its own ("Weights for Shifting Means")
-        run = runs[0]
-        tail = run[len(words) : _run_end(run)]
-        if not tail or trim(tail) != tail or len(words) + len(tail) > LOOSE_MAX_WORDS:
-            continue  # nothing runs on, or only a kind noun ("(OL) framework")
-        words = [*words, *tail]
-        proposed = context.introduces(position)
-        cue = Kind.METHOD if proposed else cue_of(" ".join(words))
-        yield Candidate(" ".join(words), index, cue, proposed)
+        for position in (m.start() for m in re.finditer(re.escape(written), sentence)):
+            words = _bridge(expansion, sentence[position + len(written) :])
+            if words:
+                proposed = context.introduces(position)
+                cue = Kind.METHOD if proposed else cue_of(" ".join(words))
+                yield Candidate(" ".join(words), index, cue, proposed)
+
+
+def _bridge(expansion: str, rest: str) -> list[str]:
+    """The expansion and the nouns of its phrase that follow its parenthesis (``rest``), or []."""
+    # Read on past the parenthesis: a verb ("(SAM) perturbs the") ends the run.
+    words = expansion.split()
+    runs = chunks(f"{expansion} {rest}")
+    if not runs or runs[0][: len(words)] != words:
+        return []  # the expansion is no phrase of its own ("Weights for Shifting Means")
+    run = runs[0]
+    tail = run[len(words) : _run_end(run)]
+    if not tail or trim(tail) != tail or len(words) + len(tail) > LOOSE_MAX_WORDS:
+        return []  # nothing runs on, or only a kind noun ("(OL) framework")
+    return [*words, *tail]
 
 
 def _written_lower(text: str, abstract: _Abstract) -> bool:
-    """Whether the abstract writes every word of ``text`` in lower case: a title's
-    capitals ("Last-Iterate" of "On the Last-Iterate Convergence") make no name."""
+    """Whether every capitalised word of ``text`` is written in lower case elsewhere (in the
+    abstract, or among the words kg's field labels write in lower case): a title's capitals
+    ("Last-Iterate" of "On the Last-Iterate Convergence") make no name."""
     return all(w.lower() == w or w.lower() in abstract.lower_words for w in text.split()) and any(
         w.lower() != w for w in text.split()
     )
@@ -220,8 +225,9 @@ def _written_lower(text: str, abstract: _Abstract) -> bool:
 def _cut_name(c: Candidate, sentences: list[str]) -> bool:
     """Whether a name is only ever written as the start of a longer one: "Graded Non-convex"
     of "Graded Non-convex Functions", "Thompson" of "Thompson Sampling"."""
-    # The phrase's first letter may be lowered at a sentence's start; what follows may not.
-    written = re.compile(rf"(?<![\w-])(?i:{re.escape(c.text)})(?![\w-])(\s+[A-Z])?")
+    # Its first letter may be lowered at a sentence's start; the capital after it may not.
+    first, rest = re.escape(c.text[:1]), re.escape(c.text[1:])
+    written = re.compile(rf"(?<![\w-])(?i:{first}){rest}(?![\w-])(\s+[A-Z])?")
     found = [m.group(1) for s in sentences for m in written.finditer(s)]
     return bool(found) and all(found)
 

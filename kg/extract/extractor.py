@@ -41,7 +41,7 @@ from kg.extract.select import (
     CandidateTable,
     Scored,
     classified,
-    select_mentions,
+    select_links,
     weak_mentions,
 )
 from kg.lexicon import is_general_word, lower_case_words
@@ -175,15 +175,14 @@ class Extractor:
             papers, sentence_lists, tables, field_lists, strict=True
         ):
             scored = self.scored(table)
-            mentions = select_mentions(scored, sents, limits, s.min_relevance)
-            links = (
-                rescored(mentions, scored, table, sents, self.reader) if self.reader else mentions
-            )
+            links = select_links(scored, sents, limits, s.min_relevance)
+            mentions = [m for m, _ in links]
+            judged = rescored(links, scored, table, self.reader) if self.reader else mentions
             field_mentions = [
                 Mention(text=key, role=Role.IN_FIELD, score=round(score, 4), sentence=sentence)
                 for key, score, sentence in fields
             ]
-            kept = with_named_fields(links, field_mentions, self._field_names)
+            kept = with_named_fields(judged, field_mentions, self._field_names)
             weak = with_named_fields(
                 weak_mentions(scored, sents, mentions, self._weak_floor), [], {}
             )

@@ -20,7 +20,7 @@ from scipy.special import expit
 
 from kg.errors import ModelError
 from kg.extract.classify import FEATURE_NAMES, read_weights
-from kg.extract.select import CandidateTable, Scored, source_rows
+from kg.extract.select import CandidateTable, Scored
 from kg.model import Mention, Role
 
 __all__ = [
@@ -82,22 +82,14 @@ class ReaderModel:
 
 
 def link_features(
-    mentions: Sequence[Mention],
-    scored: Sequence[Scored],
-    table: CandidateTable,
-    sentences: Sequence[str],
+    links: Sequence[tuple[Mention, int]], scored: Sequence[Scored], table: CandidateTable
 ) -> Iterator[tuple[dict[str, Any], np.ndarray, Mention]]:
-    """Each kept method or problem mention's row, feature vector and the mention itself.
+    """Each method or problem link's row, feature vector and mention.
 
-    ``mentions`` are :func:`kg.extract.select.select_mentions` of ``scored``
-    (one per row of ``table``) and the paper's ``sentences``.
+    ``links`` are :func:`kg.extract.select.select_links` of ``scored``: each
+    mention with the row of ``scored`` (and of ``table``) it was made from.
     """
-    rows = source_rows(mentions, scored, sentences)
-    kept = [
-        (m, i)
-        for m, i in zip(mentions, rows, strict=True)
-        if m.role in LINK_ROLES and i is not None  # every selected one has a row
-    ]
+    kept = [(m, i) for m, i in links if m.role in LINK_ROLES]
     order = sorted(range(len(kept)), key=lambda k: -kept[k][0].score)
     rank_of = {k: rank for rank, k in enumerate(order)}
     for k, (m, i) in enumerate(kept):
@@ -119,23 +111,24 @@ def link_features(
 
 
 def rescored(
-    mentions: Sequence[Mention],
+    links: Sequence[tuple[Mention, int]],
     scored: Sequence[Scored],
     table: CandidateTable,
-    sentences: Sequence[str],
     model: ReaderModel,
 ) -> list[Mention]:
-    """``mentions`` with each method and problem link's confidence the model's probability
-    that a reader judges it right (the classifier's kept as its salience).
+    """The mentions of ``links`` (:func:`link_features`), each method and problem link's
+    confidence the model's probability that a reader judges it right (the classifier's
+    kept as its salience).
 
     No link is dropped here: SciERC's annotators count as methods and problems
     many of the settings, objectives and baselines this reader rejects, so a
     floor on it costs SciERC F1 (docs/explanation/measuring.md). A user picks
     the precision they need by the confidence.
     """
-    rows = list(link_features(mentions, scored, table, sentences))
+    mentions = [m for m, _ in links]
+    rows = list(link_features(links, scored, table))
     if not rows:
-        return list(mentions)
+        return mentions
     p = model.probability(np.stack([vector for _, vector, _ in rows]))
     score = {id(m): round(float(pi), 4) for (_, _, m), pi in zip(rows, p, strict=True)}
     return [

@@ -37,7 +37,7 @@ __all__ = [
     "weak_mentions",
     "WEAK_FLOOR",
     "folded",
-    "source_rows",
+    "select_links",
 ]
 
 # Heads that say what kind of thing a phrase is: "framework", "method", "strategy".
@@ -214,44 +214,37 @@ def select_mentions(
         min_relevance: Candidates less similar than this to the abstract are
             dropped unless nothing else of their kind is left.
     """
+    return [m for m, _ in select_links(scored, sentences, limits, min_relevance)]
+
+
+def select_links(
+    scored: list[Scored],
+    sentences: Sequence[str],
+    limits: dict[Kind, int],
+    min_relevance: float,
+) -> list[tuple[Mention, int]]:
+    """:func:`select_mentions`, each with the row of ``scored`` it was made from.
+
+    A mention's phrase may be no candidate's ("model merging" of "model
+    merging approaches"), and one phrase may be a method in one row and a
+    problem in another, so the row is what tells which candidate it is.
+    """
     if not scored:
         return []
     top = max(s.relevance for s in scored) or 1.0
     low = " ".join(sentences).lower()
+    row = {id(s): i for i, s in enumerate(scored)}
+    made_from: dict[int, int] = {}  # id of a mention -> its row
     mentions: list[Mention] = []
     for kind, limit in limits.items():
         pool = [s for s in scored if s.kind is kind and not _cut_before_of(s.candidate.text, low)]
         strong = [s for s in pool if s.relevance >= min_relevance] or pool
         for s in _chosen(sorted(strong, key=_priority), limit, mentions):
-            mentions.append(_mention(s, kind, sentences, top))
-    return folded(_without_descriptors(_without_fragments(mentions)), [], " ".join(sentences))
-
-
-def source_rows(
-    mentions: Sequence[Mention], scored: Sequence[Scored], sentences: Sequence[str]
-) -> list[int | None]:
-    """The row of ``scored`` each mention of :func:`select_mentions` was made from.
-
-    A row is found by the mention's phrase and kind, not its phrase alone: a
-    shortened phrase ("model merging" of "model merging approaches") is no
-    candidate's text, and one phrase may be typed a method in one row and a
-    problem in another. Of several rows, the one :func:`select_mentions`
-    would pick first. None for a mention no row makes (a weak or field one).
-    """
-    rows: dict[tuple[str, Kind, str], int] = {}
-    for i, s in sorted(enumerate(scored), key=lambda row: _priority(row[1])):
-        if s.kind is not None:
-            sentence = (
-                sentences[s.candidate.sentence] if s.candidate.sentence >= 0 else AUTHOR_KEYWORD
-            )
-            rows.setdefault((s.candidate.text, s.kind, sentence), i)
-            rows.setdefault((s.candidate.text, s.kind, ""), i)
-    return [
-        rows.get((m.text, m.kind, m.sentence), rows.get((m.text, m.kind, "")))
-        if m.selected
-        else None
-        for m in mentions
-    ]
+            mention = _mention(s, kind, sentences, top)
+            made_from[id(mention)] = row[id(s)]
+            mentions.append(mention)
+    kept = folded(_without_descriptors(_without_fragments(mentions)), [], " ".join(sentences))
+    return [(m, made_from[id(m)]) for m in kept]
 
 
 def _cut_before_of(phrase: str, low: str) -> bool:
