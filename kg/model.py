@@ -185,6 +185,13 @@ class Link:
     sentence: str
     salience: float | None = None  # as the mention's (:class:`Mention`)
 
+    @property
+    def strength(self) -> float:
+        """How strongly the paper makes the concept its own: the salience, where there is
+        one, else the confidence. It names papers and weighs the edges between them; the
+        confidence (how sure a reader is of the link) is what users filter on."""
+        return self.score if self.salience is None else self.salience
+
 
 class How(StrEnum):
     """How two papers share a concept."""

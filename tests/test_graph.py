@@ -405,3 +405,17 @@ def test_paper_nodes_carry_their_authors_and_venue_ids_as_the_rdf_names_them(for
         papers["paper:muller2024graph"][AUTHOR_IDS]
     )
     assert H.nodes["paper:muller2024graph"][VENUE_ID] == papers["paper:muller2024graph"][VENUE_ID]
+
+
+def test_an_exact_link_reaches_its_concept_as_strongly_as_the_paper_makes_it_its_own():
+    """The edges weigh a link by its salience; the reader's confidence does not move them."""
+    kinds = {"sgd": Kind.METHOD}
+    sure = Link("p", "sgd", Role.USES, 0.9, "s", salience=0.4)
+    doubted = Link("p", "sgd", Role.USES, 0.1, "s", salience=0.4)
+    rule = EdgeRule()
+    a, b = (
+        edges_module.reached([link], kinds, {}, load_taxonomy(), rule) for link in (sure, doubted)
+    )
+    assert a == b and a["sgd"][0] == pytest.approx(rule.exact_base + (1 - rule.exact_base) * 0.4)
+    plain = Link("p", "sgd", Role.USES, 0.4, "s")  # no salience: the confidence is both
+    assert edges_module.reached([plain], kinds, {}, load_taxonomy(), rule) == a

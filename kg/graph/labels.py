@@ -71,8 +71,7 @@ def _ranked_labels(
     for link in typed:
         concept = by_key[link.concept_key]
         named = " " not in concept.label and looks_like_name(concept.label)
-        # How strongly the paper makes it its own, not how sure a reader is of the link.
-        strength = link.score if link.salience is None else link.salience
+        strength = link.strength  # not how sure a reader is of the link
         if concept.kind is Kind.METHOD:
             # A variant is more telling than what it varies: "Clipped-SGD" over "SGD".
             pieces = set(concept.label.casefold().split("-")) - {concept.label.casefold()}
