@@ -113,8 +113,23 @@ class Paper:
     other_sources: tuple[str, ...] = ()
 
 
+class _Strength:
+    """What :class:`Mention` and :class:`Link` share: a confidence and a salience."""
+
+    score: float
+    salience: float | None
+
+    @property
+    def strength(self) -> float:
+        """How strongly the paper makes the concept its own: the salience, where there is
+        one, else the confidence. It names papers, weighs the edges between them and the
+        fields a method's name gives; the confidence (how sure a reader is of the link) is
+        what users filter on."""
+        return self.score if self.salience is None else self.salience
+
+
 @dataclass(frozen=True)
-class Mention:
+class Mention(_Strength):
     """A concept as one paper writes it, before merging across papers.
 
     Attributes:
@@ -175,7 +190,7 @@ class Concept:
 
 
 @dataclass(frozen=True)
-class Link:
+class Link(_Strength):
     """One paper-concept relation with its confidence and evidence."""
 
     paper_id: str
@@ -184,13 +199,6 @@ class Link:
     score: float
     sentence: str
     salience: float | None = None  # as the mention's (:class:`Mention`)
-
-    @property
-    def strength(self) -> float:
-        """How strongly the paper makes the concept its own: the salience, where there is
-        one, else the confidence. It names papers and weighs the edges between them; the
-        confidence (how sure a reader is of the link) is what users filter on."""
-        return self.score if self.salience is None else self.salience
 
 
 class How(StrEnum):

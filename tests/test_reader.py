@@ -48,6 +48,11 @@ def _table(
     return CandidateTable(cands, [0.5] * len(texts), X), scored
 
 
+def _extracted(extractor: Extractor, text: str) -> tuple[Mention, ...]:
+    """The mentions of one paper with this (cleaned) abstract."""
+    return extractor.extract([Paper(id="p", abstract=text, text=text)])["p"]
+
+
 def test_the_shipped_model_reads_the_features_a_link_is_given():
     model = load_reader()
     table, scored = _table(["policy gradients", "reward shaping"], counting=False)
@@ -115,9 +120,8 @@ def test_the_extractor_gives_links_the_reader_models_probability(fake_embedder):
         "reward from the prediction error of a dynamics model, and train it with Proximal "
         "Policy Optimization (PPO)."
     )
-    paper = Paper(id="p", abstract=text, text=text)
-    plain = Extractor(fake_embedder).extract([paper])["p"]
-    read = Extractor(fake_embedder, reader=_constant(0.25)).extract([paper])["p"]
+    plain = _extracted(Extractor(fake_embedder), text)
+    read = _extracted(Extractor(fake_embedder, reader=_constant(0.25)), text)
     assert [m.text for m in read] == [m.text for m in plain]
     for m in read:
         assert m.score == 0.25 if m.role in LINK_ROLES else m.score != 0.25
@@ -181,8 +185,7 @@ def test_the_extractor_rescores_every_method_and_problem_link(fake_embedder):
         "without data. Task arithmetic and trust region merging are compared for multi-task "
         "learning, and merging conflicts are the main problem of weight averaging methods."
     )
-    paper = Paper(id="p", abstract=text, text=text)
-    found = Extractor(fake_embedder).extract([paper])["p"]
+    found = _extracted(Extractor(fake_embedder), text)
     links = [m for m in found if m.role in LINK_ROLES and m.selected]
     assert links and all(m.salience is not None for m in links)
 

@@ -23,6 +23,7 @@ from kg.extract.phrases import (
     span_bounds,
     spans,
     trim,
+    written,
 )
 from kg.lexicon import (
     GENERIC_NOUNS,
@@ -225,10 +226,8 @@ def _written_lower(text: str, abstract: _Abstract) -> bool:
 def _cut_name(c: Candidate, sentences: list[str]) -> bool:
     """Whether a name is only ever written as the start of a longer one: "Graded Non-convex"
     of "Graded Non-convex Functions", "Thompson" of "Thompson Sampling"."""
-    # Its first letter may be lowered at a sentence's start; the capital after it may not.
-    first, rest = re.escape(c.text[:1]), re.escape(c.text[1:])
-    written = re.compile(rf"(?<![\w-])(?i:{first}){rest}(?![\w-])(\s+[A-Z])?")
-    found = [m.group(1) for s in sentences for m in written.finditer(s)]
+    pattern = written(c.text, r"(\s+[A-Z])?")  # the capital after it is case-sensitive
+    found = [m.group(1) for s in sentences for m in pattern.finditer(s)]
     return bool(found) and all(found)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kg.extract.phrases import tokens
+from kg.extract.phrases import tokens, written
 from kg.lexicon import (
     ESTABLISHED,
     GENERIC_NOUNS,
@@ -194,9 +194,8 @@ def compared_only(phrase: str, sentences: list[str]) -> bool:
     >>> compared_only("federated learning", ["It outperforms SGD on federated learning."])
     False
     """
-    first, rest = re.escape(phrase[:1]), re.escape(phrase[1:])
-    written = re.compile(rf"(?<![\w-])(?i:{first}){rest}(?![\w-])")
-    found = [(s, m.start()) for s in sentences for m in written.finditer(s)]
+    pattern = written(phrase)
+    found = [(s, m.start()) for s in sentences for m in pattern.finditer(s)]
     return bool(found) and all(_compared_at(s[:start]) for s, start in found)
 
 

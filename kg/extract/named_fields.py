@@ -65,6 +65,5 @@ def with_named_fields(
             have.add(key)
             # The field is as likely as the phrase is the paper's (not as a reader
             # would judge it a method or problem).
-            strength = m.score if m.salience is None else m.salience
-            added.append(Mention(key, Role.IN_FIELD, strength, m.sentence))
+            added.append(Mention(key, Role.IN_FIELD, m.strength, m.sentence))
     return out + fields + added

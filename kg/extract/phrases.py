@@ -32,6 +32,7 @@ from kg.lexicon import (
 )
 
 __all__ = [
+    "written",
     "tokens",
     "chunks",
     "loose_chunks",
@@ -68,6 +69,17 @@ def tokens(text: str) -> list[tuple[str, int, int]]:
     ['Clipped-SGD', 'under', 'heavy-tailed', 'noise']
     """
     return [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+
+
+def written(phrase: str, after: str = "") -> re.Pattern[str]:
+    """Where a text writes ``phrase`` as a whole phrase, its first letter in either case (a
+    sentence's start may capitalise or lower it), followed by ``after`` (a pattern).
+
+    >>> bool(written("beam search").search("Beam search decodes.")), written("SGD").search("SGDA")
+    (True, None)
+    """
+    first, rest = re.escape(phrase[:1]), re.escape(phrase[1:])
+    return re.compile(rf"(?<![\w-])(?i:{first}){rest}(?![\w-]){after}")
 
 
 def is_weak(word: str) -> bool:

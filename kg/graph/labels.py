@@ -71,16 +71,15 @@ def _ranked_labels(
     for link in typed:
         concept = by_key[link.concept_key]
         named = " " not in concept.label and looks_like_name(concept.label)
-        strength = link.strength  # not how sure a reader is of the link
         if concept.kind is Kind.METHOD:
             # A variant is more telling than what it varies: "Clipped-SGD" over "SGD".
             pieces = set(concept.label.casefold().split("-")) - {concept.label.casefold()}
             variant = named and bool(pieces & methods[link.paper_id])
             # What the paper proposes, then a variant it studies, then its strongest
             # method: a name alone (a baseline such as "LLaVA") earns no precedence.
-            rank = (int(link.role is Role.PROPOSES), int(variant), 0, strength)
+            rank = (int(link.role is Role.PROPOSES), int(variant), 0, link.strength)
         else:  # a spelled-out problem reads better in a title than an acronym
-            rank = (0, int(not named), 0, strength)
+            rank = (0, int(not named), 0, link.strength)
         ranked.setdefault((link.paper_id, concept.kind), []).append((rank, concept.label))
     return ranked
 
