@@ -223,6 +223,7 @@ def test_quantities_and_assumptions_are_neither_methods_nor_problems():
         "Lyapunov function",
         "offline setting",  # where it is set
         "heat equation",
+        "Pareto optimal solutions",  # what a method finds
     ],
 )
 def test_measures_objectives_and_settings_are_neither_methods_nor_problems(phrase):
@@ -321,3 +322,21 @@ def test_a_phrase_only_written_as_what_the_paper_beats_is_a_baseline():
     }
     assert found["beam search"].compared and found["greedy decoding"].compared
     assert not found["nucleus sampling"].compared
+
+
+def test_an_example_of_what_the_paper_beats_or_of_where_a_claim_holds_is_a_side_remark():
+    found = {
+        c.text: c
+        for c in candidates(
+            [
+                "Our planner dominates hand-written routing rules (e.g., Dijkstra relaxation).",
+                "It holds across soil types, including clay loam, sandy silt, and peat bogs.",
+                "We irrigate with drip emitters.",
+            ]
+        )
+    }
+    assert found["Dijkstra relaxation"].compared  # an example of the beaten rules
+    assert found["sandy silt"].compared  # one of three examples of where it holds
+    assert not found["drip emitters"].compared
+    two = {c.text: c for c in candidates(["It helps crops, including wheat and rye."])}
+    assert not two["wheat"].compared  # two items are no list of examples

@@ -250,7 +250,7 @@ def test_a_class_whose_modifier_ends_in_an_adjective_names_no_member():
     assert sorted(kept) == ["Thompson sampling", "sparse coding"]
 
 
-def test_correct_is_a_weak_modifier():
+def test_correct_and_other_judgements_are_weak_modifiers():
     from kg.extract.phrases import trim
 
     assert trim("correct in-context learning solution".split()) == [
@@ -258,6 +258,9 @@ def test_correct_is_a_weak_modifier():
         "learning",
         "solution",
     ]
+    # An author's praise is no part of a concept: "an essential repair mechanism".
+    assert trim("essential repair mechanism".split()) == ["repair", "mechanism"]
+    assert trim("informative soil samples".split()) == ["soil", "samples"]
 
 
 def test_umbrellas_are_no_papers_concept_and_a_class_is_its_member():

@@ -97,9 +97,16 @@ def names_quantity(phrase: str) -> bool:
     (True, False)
     >>> names_quantity("RB-Bound"), names_quantity("Temporal Action-Driven Contrastive Loss")
     (False, True)
+
+    An abbreviation of such a head is one, too: "MDPs", "linear MDP".
+
+    >>> names_quantity("linear MDPs"), names_quantity("MDPO")
+    (True, False)
     """
     words = phrase.split()
-    return bool(words) and head(phrase) in QUANTITY_HEADS and not looks_like_name(words[-1])
+    if not words or head(phrase) not in QUANTITY_HEADS:
+        return False
+    return not looks_like_name(words[-1]) or head(words[-1]) in QUANTITY_HEADS
 
 
 def is_generic(phrase: str) -> bool:

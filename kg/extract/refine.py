@@ -50,7 +50,7 @@ def merge_acronyms(cands: list[Candidate]) -> list[Candidate]:
         if owner is not None:
             continue
         if c.expansion and not c.proposed:  # a proposed name is a method whatever its head
-            c = Candidate(c.text, c.sentence, _acronym_kind(c.expansion), c.proposed, c.expansion)
+            c = replace(c, cue=_acronym_kind(c.expansion))
         kept.append(c)
     return kept
 
