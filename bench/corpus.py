@@ -1,6 +1,7 @@
 """A realistic large corpus for the scale benchmarks, composed from the real shared abstracts.
 
     .venv/bin/python bench/corpus.py make N --out CORPUS.jsonl [--limit M] [--neighbours K]
+        [--donors D]
     .venv/bin/python bench/corpus.py real --out REAL.jsonl [--limit M]
     .venv/bin/python bench/corpus.py stats BUILD [BUILD ...]
 
@@ -8,16 +9,18 @@
 ICLR 2024 and ICML 2024, 3,676 abstracts; ``--limit M`` the first M of them).
 Each synthetic abstract starts from a real paper (each in turn) and its ``K``
 nearest neighbours by TF-IDF cosine (the papers a reader would call related):
-it opens with that paper's first sentence, has its length (less any sentence
-two slots would repeat), and fills each later slot with the sentence at the
-same relative place of a paper of the group, the one used least so far: a
-method from a method, a result from a result. So concepts recur among related
-papers about as often as they do in the real corpus, and a synthetic paper is
-not a variant of one real paper (the variants of ``bench/perf.py --synthetic``
-share most of their concepts, which inflates the shared-concept edges). Title,
-authors, venue, year and author keywords are those of the paper that opened it,
-the title suffixed with ``~i``; no abstract is written twice. ``real`` writes
-the real abstracts it composes from, to build them alike for comparison.
+it opens with that paper's first sentences and has its length; from a cut
+drawn at random, the rest are the sentences at the same relative places of
+one neighbour, the one lent least so far (``--donors D``: D runs from D
+papers; 0: each slot from any paper of the group, the least used sentence).
+So a method follows a method and a result a result, concepts recur among
+related papers about as often as they do in the real corpus, and a synthetic
+paper is not a variant of one real paper (the variants of ``bench/perf.py
+--synthetic`` share most of their concepts, which inflates the shared-concept
+edges). Title, authors, venue, year and author keywords are those of the
+paper that opened it, the title suffixed with ``~i``; no abstract is written
+twice. ``real`` writes the real abstracts it composes from, to build them
+alike for comparison.
 
 ``stats`` prints, for each build directory (its ``graph.json``), the figures a
 realistic corpus must match (within 20% of the real corpus): links per paper
@@ -47,6 +50,8 @@ from kg.text import sentences  # noqa: E402
 
 #: Related papers each synthetic abstract draws its sentences from, besides its seed.
 NEIGHBOURS = 8
+#: Papers whose runs of sentences make one composed abstract (None: any of the group, per slot).
+DONORS: int | None = 2
 
 
 def neighbours(abstracts: list[str], k: int) -> list[list[int]]:
@@ -62,20 +67,28 @@ def neighbours(abstracts: list[str], k: int) -> list[list[int]]:
 
 
 def compose(
-    records: list[dict[str, Any]], n: int, k: int = NEIGHBOURS, seed: int = 0
+    records: list[dict[str, Any]],
+    n: int,
+    k: int = NEIGHBOURS,
+    seed: int = 0,
+    donors: int | None = DONORS,
 ) -> list[dict[str, Any]]:
     """``n`` distinct abstracts, each composed from one real paper's group of related papers.
 
-    The real papers open composed ones in turn (a shuffled order, repeated), so
-    each opens ``n / len(records)`` of them; each later slot takes, among the
-    group's sentences at that relative place, the one used least so far, so a
-    real sentence recurs as rarely as ``n`` allows.
+    The real papers open composed ones in turn (a shuffled order, repeated). With
+    ``donors`` set, an abstract is ``donors`` runs of sentences, each run from
+    one paper: the opener's first sentences, then a related paper's (the one
+    used least so far), each sentence at its own relative place, so a
+    composed abstract reads like two halves of related papers. With ``donors``
+    None each later slot takes, among the group's sentences at that relative
+    place, the one used least so far (more papers per abstract).
     """
     rng = random.Random(seed)
     split = [sentences(r["abstract"]) or [r["abstract"]] for r in records]
     near = neighbours([r["abstract"] for r in records], k)
     seen = {r["abstract"] for r in records}
     used: Counter[tuple[int, int]] = Counter()
+    lent: Counter[int] = Counter()
     order: list[int] = []
     out = []
     for i in range(n):
@@ -85,14 +98,24 @@ def compose(
             start = order.pop()
             group = [start, *near[start]]
             length = len(split[start])
+
+            def place(d: int, slot: int, length: int = length) -> tuple[int, int]:
+                return (d, round(slot / max(1, length - 1) * (len(split[d]) - 1)))
+
             picks = [(start, 0)]
-            for slot in range(1, length):
-                places = [
-                    (d, round(slot / max(1, length - 1) * (len(split[d]) - 1))) for d in group
-                ]
-                rng.shuffle(places)
-                picks.append(min(places, key=lambda p: (used[p], p in picks)))
-            body = list(dict.fromkeys(split[d][place] for d, place in picks))
+            if donors is None:
+                for slot in range(1, length):
+                    places = [place(d, slot) for d in group]
+                    rng.shuffle(places)
+                    picks.append(min(places, key=lambda p: (used[p], p in picks)))
+            else:
+                others = rng.sample(near[start], len(near[start]))
+                runs = [start, *sorted(others, key=lambda d: lent[d])[: max(0, donors - 1)]]
+                cuts = sorted(rng.sample(range(1, length), min(len(runs) - 1, length - 1)))
+                bounds = [0, *cuts, length]
+                for r, d in enumerate(runs[: len(bounds) - 1]):
+                    picks += [place(d, slot) for slot in range(max(1, bounds[r]), bounds[r + 1])]
+            body = list(dict.fromkeys(split[d][at] for d, at in picks))
             abstract = " ".join(body)
             if abstract not in seen:
                 break
@@ -100,6 +123,7 @@ def compose(
             raise ValueError(f"no new abstract can be composed from {len(records)} records")
         seen.add(abstract)
         used.update(picks)
+        lent.update(d for d, _ in set(picks) if d != start)
         opener = records[start]
         out.append(
             {
@@ -144,6 +168,9 @@ def main() -> None:
     make.add_argument("--limit", type=int, default=None, help="compose from the first M papers")
     make.add_argument("--neighbours", type=int, default=NEIGHBOURS)
     make.add_argument("--seed", type=int, default=0)
+    make.add_argument(
+        "--donors", type=int, default=DONORS, help="papers per abstract, in runs (0: per slot)"
+    )
     real = sub.add_parser("real", help="write the real abstracts composed from")
     real.add_argument("--out", type=Path, required=True)
     real.add_argument("--limit", type=int, default=None, help="the first M papers")
@@ -155,7 +182,7 @@ def main() -> None:
         made = (
             records
             if args.command == "real"
-            else compose(records, args.n, args.neighbours, args.seed)
+            else compose(records, args.n, args.neighbours, args.seed, args.donors or None)
         )
         args.out.write_text("".join(json.dumps(r) + "\n" for r in made), encoding="utf-8")
         print(f"wrote {args.out}: {len(made)} abstracts from {len(records)}", file=sys.stderr)

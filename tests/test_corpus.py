@@ -45,6 +45,17 @@ def test_composed_abstracts_are_new_and_made_of_related_papers_sentences(corpus)
         assert m.get("keywords") == records[opener].get("keywords")  # the opener's record
 
 
+def test_a_composed_abstract_is_runs_of_sentences_from_as_many_papers_as_asked(corpus):
+    records = corpus._records([str(SEEDS)])
+    owner = {s: i for i, r in enumerate(records) for s in sentences(r["abstract"])}
+    for donors in (2, 3):
+        made = corpus.compose(records, len(records), k=3, seed=2, donors=donors)
+        for m in made:
+            sources = [owner[s] for s in sentences(m["abstract"])]
+            runs = [d for i, d in enumerate(sources) if i == 0 or d != sources[i - 1]]
+            assert len(runs) == len(set(runs)) <= donors  # each paper in one run
+
+
 def test_the_statistics_of_a_build(corpus, tmp_path):
     nodes = [{"id": f"paper:{i}", "type": "paper"} for i in range(4)]
     nodes += [{"id": f"concept:{c}", "type": "concept"} for c in "abc"]
