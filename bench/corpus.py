@@ -9,10 +9,11 @@
 ICLR 2024 and ICML 2024, 3,676 abstracts; ``--limit M`` the first M of them).
 Each synthetic abstract starts from a real paper (each in turn) and its ``K``
 nearest neighbours by TF-IDF cosine (the papers a reader would call related):
-it opens with that paper's first sentences and has its length; from a cut
-drawn at random, the rest are the sentences at the same relative places of
-one neighbour, the one lent least so far (``--donors D``: D runs from D
-papers; 0: each slot from any paper of the group, the least used sentence).
+it opens with that paper's first sentences and has its length (less any
+sentence written twice); from a cut drawn at random, the rest are the
+sentences at the same relative places of one neighbour, the one that has lent
+the fewest sentences so far (``--donors D``: D runs from D papers; 0: each slot
+from any paper of the group, the least used sentence).
 So a method follows a method and a result a result, concepts recur among
 related papers about as often as they do in the real corpus, and a synthetic
 paper is not a variant of one real paper (the variants of ``bench/perf.py
@@ -76,13 +77,15 @@ def compose(
     """``n`` distinct abstracts, each composed from one real paper's group of related papers.
 
     The real papers open composed ones in turn (a shuffled order, repeated). With
-    ``donors`` set, an abstract is ``donors`` runs of sentences, each run from
-    one paper: the opener's first sentences, then a related paper's (the one
-    used least so far), each sentence at its own relative place, so a
-    composed abstract reads like two halves of related papers. With ``donors``
-    None each later slot takes, among the group's sentences at that relative
-    place, the one used least so far (more papers per abstract).
+    ``donors`` set (2 or more), an abstract is that many runs of sentences, each
+    from one paper, split at random cuts: the opener's first sentences, then
+    those of related papers (the ones that have lent the fewest sentences so
+    far), each at its own relative place. With ``donors`` None each later slot
+    takes, among the group's sentences at that relative place, the one used
+    least so far (more papers per abstract).
     """
+    if donors is not None and donors < 2:
+        raise ValueError("donors must be at least 2 (one paper's runs would be that paper)")
     rng = random.Random(seed)
     split = [sentences(r["abstract"]) or [r["abstract"]] for r in records]
     near = neighbours([r["abstract"] for r in records], k)

@@ -54,6 +54,9 @@ def test_a_composed_abstract_is_runs_of_sentences_from_as_many_papers_as_asked(c
             sources = [owner[s] for s in sentences(m["abstract"])]
             runs = [d for i, d in enumerate(sources) if i == 0 or d != sources[i - 1]]
             assert len(runs) == len(set(runs)) <= donors  # each paper in one run
+        assert any(len(set(owner[s] for s in sentences(m["abstract"]))) == donors for m in made)
+    with pytest.raises(ValueError, match="at least 2"):
+        corpus.compose(records, 3, k=3, donors=1)
 
 
 def test_the_statistics_of_a_build(corpus, tmp_path):

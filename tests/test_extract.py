@@ -258,9 +258,10 @@ def test_correct_and_other_judgements_are_weak_modifiers():
         "learning",
         "solution",
     ]
-    # An author's praise is no part of a concept: "an essential repair mechanism".
-    assert trim("essential repair mechanism".split()) == ["repair", "mechanism"]
-    assert trim("informative soil samples".split()) == ["soil", "samples"]
+    # An author's praise is no part of a concept: "a meaningful repair mechanism".
+    assert trim("meaningful repair mechanism".split()) == ["repair", "mechanism"]
+    assert trim("insightful soil samples".split()) == ["soil", "samples"]
+    assert trim("essential supremum".split()) == ["essential", "supremum"]  # a term of its own
 
 
 def test_umbrellas_are_no_papers_concept_and_a_class_is_its_member():

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from kg.lexicon import (
     ADJECTIVE_HEADS,
+    GENERAL_ZIPF,
     GENERIC_NOUNS,
     NOMINAL_ING,
     NOT_ADVERBS_LY,
@@ -29,6 +30,7 @@ from kg.lexicon import (
     head,
     looks_like_name,
     singular,
+    zipf,
 )
 
 __all__ = [
@@ -98,15 +100,16 @@ def names_quantity(phrase: str) -> bool:
     >>> names_quantity("RB-Bound"), names_quantity("Temporal Action-Driven Contrastive Loss")
     (False, True)
 
-    An abbreviation of such a head is one, too: "MDPs", "linear MDP".
+    A listed abbreviation is one in capitals, too ("MDPs", "linear MDP"); a name that
+    spells a listed word in capitals stays a name ("STEP").
 
-    >>> names_quantity("linear MDPs"), names_quantity("MDPO")
-    (True, False)
+    >>> names_quantity("linear MDPs"), names_quantity("MDPO"), names_quantity("STEP")
+    (True, False, False)
     """
     words = phrase.split()
     if not words or head(phrase) not in QUANTITY_HEADS:
         return False
-    return not looks_like_name(words[-1]) or head(words[-1]) in QUANTITY_HEADS
+    return not looks_like_name(words[-1]) or zipf(head(phrase)) < GENERAL_ZIPF
 
 
 def is_generic(phrase: str) -> bool:
