@@ -13,7 +13,6 @@ from collections.abc import Iterable
 
 from kg.lexicon import (
     ADJECTIVE_HEADS,
-    GENERAL_ZIPF,
     GENERIC_NOUNS,
     NOMINAL_ING,
     NOT_ADVERBS_LY,
@@ -28,9 +27,9 @@ from kg.lexicon import (
     VERBS,
     WEAK_MODIFIERS,
     head,
+    is_general_word,
     looks_like_name,
     singular,
-    zipf,
 )
 
 __all__ = [
@@ -109,7 +108,7 @@ def names_quantity(phrase: str) -> bool:
     words = phrase.split()
     if not words or head(phrase) not in QUANTITY_HEADS:
         return False
-    return not looks_like_name(words[-1]) or zipf(head(phrase)) < GENERAL_ZIPF
+    return not looks_like_name(words[-1]) or not is_general_word(head(phrase))
 
 
 def is_generic(phrase: str) -> bool:
