@@ -226,6 +226,9 @@ def test_quantities_and_assumptions_are_neither_methods_nor_problems():
         "offline setting",  # where it is set
         "heat equation",
         "Pareto optimal solutions",  # what a method finds
+        "Stackelberg equilibrium",
+        "Bayesian regret",  # what a method suffers or bounds
+        "generalization error",
     ],
 )
 def test_measures_objectives_and_settings_are_neither_methods_nor_problems(phrase):
@@ -358,3 +361,62 @@ def test_a_typed_acronym_keeps_what_the_text_says_of_it():
     compared = [replace(c, compared=True) if c.text == "KRR" else c for c in found]
     (krr,) = [c for c in merge_acronyms(compared) if c.text == "KRR"]
     assert krr.compared and krr.expansion == "Kernel Ridge Regression"
+
+
+def test_an_adverb_that_makes_a_term_stays_in_the_phrase():
+    found = texts(
+        [
+            "We study partially observable grid worlds with fully connected layers.",
+            "Crews reroute barges by stochastically perturbing the schedule.",
+            "Their sensing reliably detects rust on weakly supervised labels.",
+        ]
+    )
+    assert "partially observable grid worlds" in found or "partially observable grid" in found
+    assert "fully connected layers" in found
+    assert "weakly supervised labels" in found
+    assert not any(p.startswith(("observable", "connected", "stochastically")) for p in found)
+    assert not any(p.endswith(("perturbing", "reliably")) for p in found)
+
+
+def test_an_adverb_after_a_noun_starts_a_new_phrase():
+    found = texts(["It learns a soil map conditionally independent spectral bands."])
+    assert "soil map" in found and "conditionally independent spectral bands" in found
+    assert not any("map conditionally" in p for p in found)
+
+
+def test_a_base_form_after_to_is_a_verb_before_its_object():
+    found = texts(["Farmers need to train sparse crop models and to guide drone swarms."])
+    assert "sparse crop models" in found and "drone swarms" in found
+    assert not any(p.startswith(("train", "guide")) for p in found)
+    kept = texts(["The yield is robust to shift."])
+    assert "shift" in kept or not any(p.startswith("shift ") for p in kept)
+
+
+def test_verbs_that_are_never_nouns_end_a_phrase():
+    found = texts(["Crop rotation planning encompasses many tasks; soil texture retains detail."])
+    assert "crop rotation planning" in {p.lower() for p in found} and "soil texture" in found
+    assert not any(p.endswith(("encompasses", "retains")) for p in found)
+
+
+def test_praise_and_cost_are_trimmed_from_a_phrase():
+    found = texts(["We build an innovative irrigation planner and a time-consuming soil survey."])
+    assert "irrigation planner" in found and "soil survey" in found
+    assert not any(p.startswith(("innovative", "time-consuming")) for p in found)
+
+
+def test_what_prior_work_uses_is_no_method_of_the_paper():
+    found = {
+        c.text: c
+        for c in candidates(
+            [
+                "However, existing irrigation methods mainly rely on soil tensiometers.",
+                "Prior works schedule water with fixed calendars.",
+                "We propose DripNet, which schedules water with satellite imagery.",
+                "Existing methods use crop coefficients, and we refine crop coefficients.",
+            ]
+        )
+    }
+    assert found["soil tensiometers"].prior and found["fixed calendars"].prior
+    assert not found["satellite imagery"].prior and not found["crop coefficients"].prior
+    different = {c.text: c for c in candidates(["Different from furrow irrigation, we use drips."])}
+    assert different["furrow irrigation"].compared

@@ -14,14 +14,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from kg.extract.acronyms import acronyms
-from kg.extract.cues import Context, compared_only, cue_of, introduced_name
+from kg.extract.cues import Context, compared_only, cue_of, introduced_name, prior_only
 from kg.extract.phrases import (
     chunks,
+    is_adverb,
     is_generic,
     is_weak,
     loose_chunks,
     span_bounds,
-    spans,
     trim,
     written,
 )
@@ -67,6 +67,9 @@ class Candidate:
         compared: True when the text only writes it as what the paper compares
             against ("outperforms X", "faster than X"): a baseline, not a
             method the paper uses (:func:`kg.extract.cues.compared_only`).
+        prior: True when every sentence that writes it is about prior work
+            ("Existing methods rely on X"): not a method of this paper
+            (:func:`kg.extract.cues.prior_only`).
     """
 
     text: str
@@ -79,6 +82,7 @@ class Candidate:
     free_modifier: bool = False
     modifier: bool = False
     compared: bool = False
+    prior: bool = False
 
 
 @dataclass(frozen=True)
@@ -163,6 +167,8 @@ def candidates(
     for key, c in seen.items():
         if compared_only(c.text, sentences):
             seen[key] = replace(c, compared=True)
+        elif prior_only(c.text, sentences):
+            seen[key] = replace(c, prior=True)
     if not any(c.proposed for c in seen.values()):
         # An abstract that proposes nothing in so many words presents its method
         # by defining it: "Dropout is a technique for addressing this problem."
@@ -253,6 +259,8 @@ def _phrases(
     for run in chunks(sentence):
         last = _run_end(run)
         for start, end in span_bounds(len(run), max_words):
+            if start and is_adverb(run[start - 1]) and end - start < max_words:
+                continue  # "observable ..." of "partially observable ...": the adverb is part of it
             span = run[start:end]
             fixed = _fixed(" ".join(span).lower(), abstract)
             words = span if fixed else trim(span)
@@ -283,7 +291,10 @@ def _loose_phrases(runs: list[list[str]], seen: dict[str, Candidate]) -> Iterato
     :func:`_fixed` tells a term from a free modifier.
     """
     for run in runs:
-        for span in spans(run, LOOSE_MAX_WORDS):
+        for start, end in span_bounds(len(run), LOOSE_MAX_WORDS):
+            if start and is_adverb(run[start - 1]) and end - start < LOOSE_MAX_WORDS:
+                continue
+            span = run[start:end]
             tail = span[1:] or span
             text = " ".join(span)
             if trim(tail) == tail and text.lower() not in seen and not is_generic(text):

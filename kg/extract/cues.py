@@ -27,7 +27,7 @@ from kg.lexicon import (
 )
 from kg.model import Kind
 
-__all__ = ["Context", "compared_only", "cue_of", "introduced_name"]
+__all__ = ["Context", "compared_only", "prior_only", "cue_of", "introduced_name"]
 
 _PROPOSE_CUE = re.compile(
     r"\b(?:we|this (?:paper|work)|our (?:paper|work))\s+(?:\w+\s+){0,3}?"
@@ -63,7 +63,8 @@ _CLAUSE_END = re.compile(r"[;.]|,\s(?:which|where|in which|and we)\b")
 # conjunction between: "outperforms SGD on federated learning" compares SGD, not the task).
 _CUE = (
     r"\b(?:compared (?:to|with)|in comparison (?:to|with)|outperform\w*|surpass\w*|beats?|"
-    r"dominat(?:e|es|ed)|improv(?:e|es|ed|ing) (?:over|upon)|unlike|than|instead of|baselines?)\b"
+    r"dominat(?:e|es|ed)|improv(?:e|es|ed|ing) (?:over|upon)|unlike|different from|than|"
+    r"instead of|baselines?)\b"
 )
 _COMPARED = re.compile(_CUE + r"(?P<gap>[^.;,:()]{0,25})$", re.IGNORECASE)
 # "... beats the classic planners (e.g., A* and RRT": the examples of what is compared.
@@ -72,6 +73,19 @@ _COMPARED_EXAMPLES = re.compile(
     r"(?:[^()]*(?:,|\band\b|\bor\b)\s+)?$",
     re.IGNORECASE,
 )
+# A sentence about prior work: "Existing methods mainly ...", "However, current approaches
+# typically rely on X", "Prior works ...", "Recent ... methods have largely followed X". The
+# methods it names are others', not the paper's (a paper may build on one, and lose it).
+_PRIOR_WORK = re.compile(
+    r"^(?:(?:however|but|yet|unfortunately|nevertheless|typically|traditionally),?\s+)?"
+    r"(?:(?:most|many|some|several)\s+(?:of\s+(?:the\s+)?)?)?"
+    r"(?:existing|previous|prior|current|conventional|traditional|recent)\s+"
+    r"(?:[\w-]+\s+){0,4}?(?:methods?|approach(?:es)?|works?|studies|techniques?|"
+    r"algorithms?|solutions?|literature|efforts?)\b",
+    re.IGNORECASE,
+)
+# Where a sentence about prior work turns to the paper's own ("..., and we refine X").
+_OWN_WORK = re.compile(r"\b(?:we|our|this (?:paper|work))\b", re.IGNORECASE)
 _GAP_BREAK = re.compile(
     r"\b(?:on|in|for|across|at|by|from|with|to|of|over|under|and|or|while|when|where|which|that|"
     r"is|are|was|were)\b",
@@ -210,3 +224,22 @@ def compared_only(phrase: str, sentences: list[str]) -> bool:
 def _compared_at(before: str) -> bool:
     cue = _COMPARED.search(before) or _COMPARED_EXAMPLES.search(before)
     return cue is not None and not _GAP_BREAK.search(cue.group("gap"))
+
+
+def prior_only(phrase: str, sentences: list[str]) -> bool:
+    """Whether every sentence that writes ``phrase`` is about prior work ("Existing methods
+    rely on X"): what others did, so not a method of this paper (its problem may be).
+
+    >>> prior_only("random masking", ["However, current approaches rely on random masking."])
+    True
+    >>> prior_only("random masking", ["Existing methods use random masking.",
+    ...                               "We improve random masking."])
+    False
+    >>> prior_only("crop coefficients", ["Existing methods and we use crop coefficients."])
+    False
+    """
+    pattern = written(phrase)
+    found = [(s, m.start()) for s in sentences for m in pattern.finditer(s)]
+    return bool(found) and all(
+        _PRIOR_WORK.match(s.lstrip()) and not _OWN_WORK.search(s[:start]) for s, start in found
+    )

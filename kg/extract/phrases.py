@@ -21,6 +21,7 @@ from kg.lexicon import (
     NOUNS_LIKE_ADJECTIVES,
     QUANTITY_HEADS,
     STOP_WORDS,
+    TERM_ADVERBS,
     TIME_ADVERBS,
     TOO_BROAD,
     VERB_FOLLOWERS,
@@ -41,6 +42,7 @@ __all__ = [
     "span_bounds",
     "trim",
     "is_weak",
+    "is_adverb",
     "is_generic",
     "names_quantity",
 ]
@@ -140,7 +142,7 @@ def _breaks(word: str) -> bool:
     low = word.lower()
     if low in STOP_WORDS or low in VERBS or _CITATION.match(word) or len(word) == 1:
         return True
-    if _adverb(low):
+    if is_adverb(low):
         return True  # adverbs: "provably", "consistently"
     if word.islower() and len(low) > 6 and low.endswith(("ize", "izes", "ise", "ises")):
         return not low.endswith("wise") and low not in NOT_VERBS_ISE  # "incentivize"
@@ -171,9 +173,21 @@ def chunks(sentence: str) -> list[list[str]]:
         if not current:
             after_and = k > 0 and found[k - 1][0].lower() == "and" and not gap.strip()
         following = found[k + 1][0].lower() if k + 1 < len(found) else ""
-        if not current and k > 0 and not gap.strip() and _verb_after(found[k - 1][0], tok):
+        if (
+            not current
+            and k > 0
+            and not gap.strip()
+            and (_verb_after(found[k - 1][0], tok) or _infinitive(found[k - 1][0], tok, following))
+        ):
             last_end = end
-            continue  # "nearly matching X": a participle, not the start of a phrase
+            continue  # "nearly matching X", "to train X": a verb, not the start of a phrase
+        if _term_adverb(tok, following):
+            if current and (gap.strip() or not is_adverb(current[-1])):
+                runs.append(current)  # it qualifies the words after it, not those before
+                current = []
+            current.append(tok)
+            last_end = end
+            continue
         if current and _verb_here(tok, following, after_and):
             runs.append(current)
             current = []
@@ -214,12 +228,21 @@ def loose_chunks(sentence: str) -> list[list[str]]:
     current: list[str] = []
     last_end = 0
     previous = ""
-    for tok, start, end in tokens(sentence):
+    found = tokens(sentence)
+    for k, (tok, start, end) in enumerate(found):
         gap = sentence[last_end:start]
-        if current and (gap.strip() or _breaks(tok) or _plural_noun(current[-1])):
+        following = found[k + 1][0].lower() if k + 1 < len(found) else ""
+        term = _term_adverb(tok, following)
+        if current and (gap.strip() or (_breaks(tok) and not term) or _plural_noun(current[-1])):
             runs.append(current)
             current = []
-        if not _breaks(tok) and not (not current and _verb_after(previous, tok)):
+        verb = _verb_after(previous, tok) or _infinitive(previous, tok, following)
+        if term:
+            if current and not is_adverb(current[-1]):
+                runs.append(current)
+                current = []
+            current.append(tok)
+        elif not _breaks(tok) and not (not current and verb):
             current.append(tok)
         last_end = end
         previous = tok.lower()
@@ -242,10 +265,34 @@ def _verb_after(previous: str, word: str) -> bool:
     low = word.lower()
     if not low.endswith("ing"):
         return False
-    return _adverb(previous) or (previous in _GERUND_VERB_AFTER and low not in NOMINAL_ING)
+    return is_adverb(previous) or (previous in _GERUND_VERB_AFTER and low not in NOMINAL_ING)
 
 
-def _adverb(word: str) -> bool:
+def _infinitive(previous: str, word: str, following: str) -> bool:
+    """Whether a base form that is also a noun is a verb because "to" comes before it and
+    more words after it ("to train sparse models", not "robust to shift").
+
+    >>> _infinitive("to", "train", "sparse"), _infinitive("to", "shift", "")
+    (True, False)
+    """
+    return previous.lower() == "to" and word.lower() in NOUN_VERBS and bool(following)
+
+
+def _term_adverb(word: str, following: str) -> bool:
+    """Whether an adverb starts a term with the word after it ("partially observable",
+    "weakly supervised"; not "stochastically perturbing", which is a verb, nor "strongly
+    outperforms")."""
+    low = word.lower()
+    return (
+        low in TERM_ADVERBS
+        and bool(following)
+        and (following in TERM_ADVERBS or not _breaks(following))
+        and not (following.endswith("ing") and following not in NOMINAL_ING)
+    )
+
+
+def is_adverb(word: str) -> bool:
+    """An -ly adverb ("provably", "partially"), not a noun or adjective in -ly ("family")."""
     low = word.lower()
     return low.endswith("ly") and len(low) > 4 and low not in NOT_ADVERBS_LY
 
@@ -289,10 +336,13 @@ def span_bounds(n: int, max_len: int) -> Iterable[tuple[int, int]]:
 
 def trim(words: list[str]) -> list[str]:
     """Drop weak modifiers at the start and participles/adjectives at the end."""
-    while words and is_weak(words[0]):
+    while words and (
+        is_weak(words[0]) or (is_adverb(words[0]) and (len(words) == 1 or is_weak(words[1])))
+    ):
         words = words[1:]
     while words and (
         is_weak(words[-1])
+        or is_adverb(words[-1])
         or (words[-1].lower().endswith("ed") and "-" not in words[-1])
         or _adjective(words[-1])
         or words[-1].lower() in TIME_ADVERBS

@@ -165,6 +165,8 @@ def _typed(
         kind = None  # "standard optimisers": its rest may be a concept, it is not
     if c.compared and not (c.proposed or c.keyword):
         kind = None  # "outperforms beam search": a baseline, at most a weak mention
+    if c.prior and kind is Kind.METHOD and not (c.proposed or c.keyword):
+        kind = None  # "existing methods rely on X": others' method, at most a weak mention
     if kind is not None and " " not in c.text and c.cue is None and not c.proposed:
         kind = None  # a lone word with nothing typing it ("sparsity"): at most a weak mention
     if is_general_word(c.text) and not c.keyword:

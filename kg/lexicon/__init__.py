@@ -36,6 +36,7 @@ __all__ = [
     "NOT_VERBS_ISE",
     "NOT_ADVERBS_LY",
     "TIME_ADVERBS",
+    "TERM_ADVERBS",
     "ABBREVIATIONS",
     "KIND_NOUNS",
     "COMPOUND_PARTICLES",
@@ -97,6 +98,7 @@ NOUNS_LIKE_ADJECTIVES = words("nouns_like_adjectives")
 NOT_VERBS_ISE = words("not_verbs_ise")
 NOT_ADVERBS_LY = words("not_adverbs_ly")
 TIME_ADVERBS = words("time_adverbs")
+TERM_ADVERBS = words("term_adverbs")
 ABBREVIATIONS = words("abbreviations")
 KIND_NOUNS = words("kind_nouns")
 COMPOUND_PARTICLES = words("compound_particles")
