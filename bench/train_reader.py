@@ -52,7 +52,7 @@ def load(directory: Path) -> tuple[np.ndarray, np.ndarray, list[str], np.ndarray
     rows = [json.loads(line) for line in (directory / "rows.jsonl").open(encoding="utf-8")]
     X = np.load(directory / "features.npy")
     verdicts = {}
-    for path in sorted(LABELS.glob("*.jsonl")):
+    for path in sorted(LABELS.glob("*-sample.jsonl")):
         for line in path.open(encoding="utf-8"):
             if line.strip():
                 v = json.loads(line)

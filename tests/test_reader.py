@@ -197,3 +197,22 @@ def test_a_field_named_by_a_method_is_as_sure_as_the_paper_makes_the_method_its_
     rl = Mention("reinforcement learning", Role.USES, 0.3, "s", salience=0.8)
     (field,) = with_named_fields([rl], [], {variant_key("reinforcement learning"): "rl"})
     assert (field.text, field.role, field.score) == ("rl", Role.IN_FIELD, 0.8)
+
+
+@pytest.mark.parametrize("name", ["icml", "seeds"])
+def test_every_kind_label_names_one_link_judged_wrong(name):
+    """The kinds (bench/reader_kinds.py) say what a wrong link is; every one has a verdict."""
+    verdicts = {
+        (v["paper"], v["phrase"], v["role"]): v["verdict"]
+        for v in map(json.loads, (LABELS / f"{name}-sample.jsonl").read_text().splitlines())
+    }
+    kinds = {"method", "problem", "setting", "other", "side", "generic", "fragment"}
+    seen = set()
+    for line in (LABELS / f"{name}-kinds.jsonl").read_text(encoding="utf-8").splitlines():
+        label = json.loads(line)
+        assert set(label) == {"paper", "phrase", "role", "kind"}  # a key, no text
+        assert label["kind"] in kinds
+        key = (label["paper"], label["phrase"], label["role"])
+        assert verdicts.get(key) == "wrong", key
+        assert key not in seen, key
+        seen.add(key)
