@@ -171,6 +171,14 @@ def test_a_baseline_the_paper_only_compares_against_is_never_kept_unless_its_own
     assert "beam search" in _kept(["beam search", "lattice decoding"], **{"beam search": mine})
 
 
+def test_what_prior_work_uses_is_never_the_papers_method_but_may_be_its_problem():
+    prior = {"prior": True}
+    kept = ["beam search", "lattice decoding"]
+    assert _kept(kept, **{"beam search": prior}) == ["lattice decoding"]
+    assert "beam search" in _kept(kept, kind="problem", **{"beam search": prior})
+    assert "beam search" in _kept(kept, **{"beam search": {"prior": True, "proposed": True}})
+
+
 def test_a_phrase_led_by_a_free_modifier_is_never_kept():
     free = {"free_modifier": True}
     assert _kept(["standard optimisers", "Thompson sampling"], **{"standard optimisers": free}) == [

@@ -204,7 +204,9 @@ def test_every_kind_label_names_one_link_judged_wrong(name):
     """The kinds (bench/reader_kinds.py) say what a wrong link is; every one has a verdict."""
     verdicts = {
         (v["paper"], v["phrase"], v["role"]): v["verdict"]
-        for v in map(json.loads, (LABELS / f"{name}-sample.jsonl").read_text().splitlines())
+        for v in map(
+            json.loads, (LABELS / f"{name}-sample.jsonl").read_text(encoding="utf-8").splitlines()
+        )
     }
     kinds = {"method", "problem", "setting", "other", "side", "generic", "fragment"}
     seen = set()

@@ -16,8 +16,8 @@ from dataclasses import dataclass, replace
 from kg.extract.acronyms import acronyms
 from kg.extract.cues import Context, compared_only, cue_of, introduced_name, prior_only
 from kg.extract.phrases import (
+    after_term_adverb,
     chunks,
-    is_adverb,
     is_generic,
     is_weak,
     loose_chunks,
@@ -259,8 +259,8 @@ def _phrases(
     for run in chunks(sentence):
         last = _run_end(run)
         for start, end in span_bounds(len(run), max_words):
-            if start and is_adverb(run[start - 1]) and end - start < max_words:
-                continue  # "observable ..." of "partially observable ...": the adverb is part of it
+            if after_term_adverb(run, start, end, max_words):
+                continue
             span = run[start:end]
             fixed = _fixed(" ".join(span).lower(), abstract)
             words = span if fixed else trim(span)
@@ -292,7 +292,7 @@ def _loose_phrases(runs: list[list[str]], seen: dict[str, Candidate]) -> Iterato
     """
     for run in runs:
         for start, end in span_bounds(len(run), LOOSE_MAX_WORDS):
-            if start and is_adverb(run[start - 1]) and end - start < LOOSE_MAX_WORDS:
+            if after_term_adverb(run, start, end, LOOSE_MAX_WORDS):
                 continue
             span = run[start:end]
             tail = span[1:] or span

@@ -76,16 +76,21 @@ _COMPARED_EXAMPLES = re.compile(
 # A sentence about prior work: "Existing methods mainly ...", "However, current approaches
 # typically rely on X", "Prior works ...", "Recent ... methods have largely followed X". The
 # methods it names are others', not the paper's (a paper may build on one, and lose it).
+# "Prior" only as "prior work" and the like: "prior elicitation methods" are no prior work.
 _PRIOR_WORK = re.compile(
     r"^(?:(?:however|but|yet|unfortunately|nevertheless|typically|traditionally),?\s+)?"
     r"(?:(?:most|many|some|several)\s+(?:of\s+(?:the\s+)?)?)?"
-    r"(?:existing|previous|prior|current|conventional|traditional|recent)\s+"
-    r"(?:[\w-]+\s+){0,4}?(?:methods?|approach(?:es)?|works?|studies|techniques?|"
-    r"algorithms?|solutions?|literature|efforts?)\b",
+    r"(?:(?:existing|previous|current|conventional|traditional|recent)\s+(?:[\w-]+\s+){0,4}?|"
+    r"prior\s+)(?:methods?|approach(?:es)?|works?|studies|techniques?|algorithms?|solutions?|"
+    r"literature|efforts?|research|art)\b",
     re.IGNORECASE,
 )
-# Where a sentence about prior work turns to the paper's own ("..., and we refine X").
-_OWN_WORK = re.compile(r"\b(?:we|our|this (?:paper|work))\b", re.IGNORECASE)
+# Where a sentence about prior work turns to the paper's own ("..., and we refine X",
+# "whereas X-Net handles them"); a colon or semicolon does not: it lists the prior work.
+_OWN_WORK = re.compile(
+    r"\b(?:we|our|ours|us|here|this (?:paper|work|study)|whereas|in contrast|instead)\b",
+    re.IGNORECASE,
+)
 _GAP_BREAK = re.compile(
     r"\b(?:on|in|for|across|at|by|from|with|to|of|over|under|and|or|while|when|where|which|that|"
     r"is|are|was|were)\b",
@@ -237,9 +242,23 @@ def prior_only(phrase: str, sentences: list[str]) -> bool:
     False
     >>> prior_only("crop coefficients", ["Existing methods and we use crop coefficients."])
     False
+    >>> prior_only("chunk attention", ["Existing methods fail, whereas ours uses chunk attention."])
+    False
+    >>> prior_only("federated learning", ["Existing federated learning methods suffer from drift."])
+    True
     """
     pattern = written(phrase)
-    found = [(s, m.start()) for s in sentences for m in pattern.finditer(s)]
-    return bool(found) and all(
-        _PRIOR_WORK.match(s.lstrip()) and not _OWN_WORK.search(s[:start]) for s, start in found
-    )
+    found = [
+        (s.lstrip(), m.start() - (len(s) - len(s.lstrip())))
+        for s in sentences
+        for m in pattern.finditer(s)
+    ]
+    return bool(found) and all(_prior_at(s, start) for s, start in found)
+
+
+def _prior_at(sentence: str, start: int) -> bool:
+    """Whether a phrase at ``start`` is in what the sentence says of prior work: its subject
+    ("existing federated learning methods": the field, not a method of the paper) or what
+    follows, up to where the sentence turns to the paper's own."""
+    subject = _PRIOR_WORK.match(sentence)
+    return subject is not None and not _OWN_WORK.search(sentence, subject.end(), max(start, 0))

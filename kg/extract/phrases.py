@@ -2,7 +2,8 @@
 
 Pure text logic over the word classes of :mod:`kg.lexicon`: a phrase never
 crosses punctuation, a function word, a verb or an adverb ("sgd provably
-achieves" cannot come out), and generic phrases ("extensive experiments")
+achieves" cannot come out), unless the adverb makes a term with the adjective
+after it ("partially observable"); generic phrases ("extensive experiments")
 name no concept.
 """
 
@@ -14,11 +15,13 @@ from collections.abc import Iterable
 from kg.lexicon import (
     ADJECTIVE_HEADS,
     GENERIC_NOUNS,
+    INFINITIVES,
     NOMINAL_ING,
     NOT_ADVERBS_LY,
     NOT_VERBS_ISE,
     NOUN_VERBS,
     NOUNS_LIKE_ADJECTIVES,
+    PLAIN_ADJECTIVES,
     QUANTITY_HEADS,
     STOP_WORDS,
     TERM_ADVERBS,
@@ -38,8 +41,8 @@ __all__ = [
     "tokens",
     "chunks",
     "loose_chunks",
-    "spans",
     "span_bounds",
+    "after_term_adverb",
     "trim",
     "is_weak",
     "is_adverb",
@@ -61,6 +64,9 @@ _GERUND_VERB_AFTER = frozenset(
 _DETERMINERS = frozenset("a an the this these those its their our".split())
 # Endings of -s words that are not verb forms ("class", "status", "analysis", "physics").
 _NOT_VERB_S = ("ss", "us", "is", "ics")
+# Endings of the adjectives and participles a term's adverb qualifies ("fully connected",
+# "partially observable", "conditionally independent", "locally linear", "strongly convex").
+_QUALIFIED = re.compile(r"(?:ed|able|ible|ent|ant|ar|al|ic|ive|ous|ex)$")
 # Adjective endings (nouns that share them are listed in the lexicon).
 _ADJ_ENDING = re.compile(r"(?:ous|ical|ive|able|ible|ic|al|ful|less|ary)$")
 
@@ -173,15 +179,16 @@ def chunks(sentence: str) -> list[list[str]]:
         if not current:
             after_and = k > 0 and found[k - 1][0].lower() == "and" and not gap.strip()
         following = found[k + 1][0].lower() if k + 1 < len(found) else ""
+        attached = _attached(sentence, found, k)
         if (
             not current
             and k > 0
             and not gap.strip()
-            and (_verb_after(found[k - 1][0], tok) or _infinitive(found[k - 1][0], tok, following))
+            and (_verb_after(found[k - 1][0], tok) or _infinitive(found[k - 1][0], tok, attached))
         ):
             last_end = end
             continue  # "nearly matching X", "to train X": a verb, not the start of a phrase
-        if _term_adverb(tok, following):
+        if _term_adverb(tok, attached):
             if current and (gap.strip() or not is_adverb(current[-1])):
                 runs.append(current)  # it qualifies the words after it, not those before
                 current = []
@@ -231,12 +238,12 @@ def loose_chunks(sentence: str) -> list[list[str]]:
     found = tokens(sentence)
     for k, (tok, start, end) in enumerate(found):
         gap = sentence[last_end:start]
-        following = found[k + 1][0].lower() if k + 1 < len(found) else ""
-        term = _term_adverb(tok, following)
+        attached = _attached(sentence, found, k)
+        term = _term_adverb(tok, attached)
         if current and (gap.strip() or (_breaks(tok) and not term) or _plural_noun(current[-1])):
             runs.append(current)
             current = []
-        verb = _verb_after(previous, tok) or _infinitive(previous, tok, following)
+        verb = _verb_after(previous, tok) or _infinitive(previous, tok, attached)
         if term:
             if current and not is_adverb(current[-1]):
                 runs.append(current)
@@ -268,26 +275,42 @@ def _verb_after(previous: str, word: str) -> bool:
     return is_adverb(previous) or (previous in _GERUND_VERB_AFTER and low not in NOMINAL_ING)
 
 
+def _attached(sentence: str, found: list[tuple[str, int, int]], k: int) -> str:
+    """The token after token ``k`` if only spaces come between them, else ""."""
+    if k + 1 >= len(found) or sentence[found[k][2] : found[k + 1][1]].strip():
+        return ""
+    return found[k + 1][0]
+
+
 def _infinitive(previous: str, word: str, following: str) -> bool:
     """Whether a base form that is also a noun is a verb because "to" comes before it and
-    more words after it ("to train sparse models", not "robust to shift").
+    more words of its phrase after it ("to train sparse models", not "robust to shift",
+    nor "applied to change point detection": only :data:`~kg.lexicon.INFINITIVES` are).
 
-    >>> _infinitive("to", "train", "sparse"), _infinitive("to", "shift", "")
+    >>> _infinitive("to", "train", "sparse"), _infinitive("to", "train", "")
     (True, False)
+    >>> _infinitive("to", "change", "point")
+    False
     """
-    return previous.lower() == "to" and word.lower() in NOUN_VERBS and bool(following)
+    return previous.lower() == "to" and word.lower() in INFINITIVES and bool(following)
 
 
 def _term_adverb(word: str, following: str) -> bool:
-    """Whether an adverb starts a term with the word after it ("partially observable",
-    "weakly supervised"; not "stochastically perturbing", which is a verb, nor "strongly
-    outperforms")."""
-    low = word.lower()
-    return (
-        low in TERM_ADVERBS
-        and bool(following)
-        and (following in TERM_ADVERBS or not _breaks(following))
-        and not (following.endswith("ing") and following not in NOMINAL_ING)
+    """Whether an adverb starts a term with the adjective or participle after it
+    ("partially observable", "weakly supervised", "differentially private"; not
+    "stochastically perturbing", "uniformly samples" or "linearly interpolate": verbs).
+
+    >>> _term_adverb("partially", "observable"), _term_adverb("uniformly", "samples")
+    (True, False)
+    """
+    low, after = word.lower(), following.lower()
+    if low not in TERM_ADVERBS:
+        return False
+    return after in TERM_ADVERBS or (
+        after not in VERBS
+        and (
+            bool(_QUALIFIED.search(after)) or after in PLAIN_ADJECTIVES or after in ADJECTIVE_HEADS
+        )
     )
 
 
@@ -321,17 +344,17 @@ def _verb_here(word: str, following: str, after_and: bool) -> bool:
     )
 
 
-def spans(words: list[str], max_len: int) -> Iterable[list[str]]:
-    """Every run of 1 to ``max_len`` consecutive words, left to right."""
-    for i, j in span_bounds(len(words), max_len):
-        yield words[i:j]
-
-
 def span_bounds(n: int, max_len: int) -> Iterable[tuple[int, int]]:
     """The ``(start, end)`` of every run of 1 to ``max_len`` of ``n`` words, left to right."""
     for i in range(n):
         for j in range(i + 1, min(n, i + max_len) + 1):
             yield i, j
+
+
+def after_term_adverb(run: list[str], start: int, end: int, max_len: int) -> bool:
+    """Whether ``run[start:end]`` starts right after an adverb of its term and would fit
+    with it: "observable Markov" of "partially observable Markov" is cut short of it."""
+    return start > 0 and is_adverb(run[start - 1]) and end - start < max_len
 
 
 def trim(words: list[str]) -> list[str]:

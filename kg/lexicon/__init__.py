@@ -37,6 +37,8 @@ __all__ = [
     "NOT_ADVERBS_LY",
     "TIME_ADVERBS",
     "TERM_ADVERBS",
+    "INFINITIVES",
+    "PLAIN_ADJECTIVES",
     "ABBREVIATIONS",
     "KIND_NOUNS",
     "COMPOUND_PARTICLES",
@@ -99,6 +101,8 @@ NOT_VERBS_ISE = words("not_verbs_ise")
 NOT_ADVERBS_LY = words("not_adverbs_ly")
 TIME_ADVERBS = words("time_adverbs")
 TERM_ADVERBS = words("term_adverbs")
+INFINITIVES = words("infinitives")
+PLAIN_ADJECTIVES = words("plain_adjectives")
 ABBREVIATIONS = words("abbreviations")
 KIND_NOUNS = words("kind_nouns")
 COMPOUND_PARTICLES = words("compound_particles")
