@@ -78,7 +78,7 @@ _COMPARED_EXAMPLES = re.compile(
 # methods it names are others', not the paper's (a paper may build on one, and lose it).
 # "Prior" only as "prior work" and the like: "prior elicitation methods" are no prior work.
 _PRIOR_WORK = re.compile(
-    r"^(?:(?:however|but|yet|unfortunately|nevertheless|typically|traditionally),?\s+)?"
+    r"(?:(?:however|but|yet|unfortunately|nevertheless|typically|traditionally),?\s+)?"
     r"(?:(?:most|many|some|several)\s+(?:of\s+(?:the\s+)?)?)?"
     r"(?:(?:existing|previous|current|conventional|traditional|recent)\s+(?:[\w-]+\s+){0,4}?|"
     r"prior\s+)(?:methods?|approach(?:es)?|works?|studies|techniques?|algorithms?|solutions?|"
@@ -221,9 +221,14 @@ def compared_only(phrase: str, sentences: list[str]) -> bool:
     >>> compared_only("RRT", ["It beats the classic planners (e.g., A* and RRT)."])
     True
     """
-    pattern = written(phrase)
-    found = [(s, m.start()) for s in sentences for m in pattern.finditer(s)]
+    found = _written_at(phrase, sentences)
     return bool(found) and all(_compared_at(s[:start]) for s, start in found)
+
+
+def _written_at(phrase: str, sentences: list[str]) -> list[tuple[str, int]]:
+    """Each sentence that writes ``phrase`` as a whole phrase, with where it starts there."""
+    pattern = written(phrase)
+    return [(s, m.start()) for s in sentences for m in pattern.finditer(s)]
 
 
 def _compared_at(before: str) -> bool:
@@ -247,12 +252,7 @@ def prior_only(phrase: str, sentences: list[str]) -> bool:
     >>> prior_only("federated learning", ["Existing federated learning methods suffer from drift."])
     True
     """
-    pattern = written(phrase)
-    found = [
-        (s.lstrip(), m.start() - (len(s) - len(s.lstrip())))
-        for s in sentences
-        for m in pattern.finditer(s)
-    ]
+    found = _written_at(phrase, sentences)
     return bool(found) and all(_prior_at(s, start) for s, start in found)
 
 
@@ -260,5 +260,5 @@ def _prior_at(sentence: str, start: int) -> bool:
     """Whether a phrase at ``start`` is in what the sentence says of prior work: its subject
     ("existing federated learning methods": the field, not a method of the paper) or what
     follows, up to where the sentence turns to the paper's own."""
-    subject = _PRIOR_WORK.match(sentence)
-    return subject is not None and not _OWN_WORK.search(sentence, subject.end(), max(start, 0))
+    subject = _PRIOR_WORK.match(sentence, len(sentence) - len(sentence.lstrip()))
+    return subject is not None and not _OWN_WORK.search(sentence, subject.end(), start)
