@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from kg import defaults  # noqa: E402
-from kg.export import VIEW_FILES, graph_from_json, render_views, write_files  # noqa: E402
+from kg.export import DETAILS_DIR, VIEW_FILES, graph_from_json, render_views, write_files  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
@@ -141,7 +141,10 @@ def measure(out: Path, shots: Path) -> list[dict]:
             top = page.evaluate(
                 "() => network.body.data.nodes.get().sort((a, b) => b.rank - a.rank)[0].id"
             )
-            page.evaluate("id => kgView.choose(id)", top)
+            start = time.perf_counter()
+            page.evaluate("id => kgView.choose(id)", top)  # a paper's details load from disk
+            page.wait_for_function("!document.getElementById('kg-detail').dataset.loading")
+            opened = time.perf_counter() - start
             page.wait_for_timeout(800)
             page.screenshot(path=str(shots / f"{view}-focused.png"))
             rows.append(
@@ -152,6 +155,7 @@ def measure(out: Path, shots: Path) -> list[dict]:
                     "ready_ms": round(ready),
                     "wall_s": round(wall, 2),
                     "frame_ms": round(frame, 1),
+                    "panel_ms": round(opened * 1000),
                     "focused": top,
                     "errors": errors,
                     "outside": outside,
@@ -178,15 +182,24 @@ def main() -> None:
     rows = measure(out, Path(args.shots))
     index = out / "index.html"
     print(f"render_views: {render:.1f} s; index.html {index.stat().st_size / 1e3:.1f} kB")
+    details = sorted((out / DETAILS_DIR).glob("*.js"))
+    sizes = [f.stat().st_size / 1e6 for f in details]
+    print(
+        f"{DETAILS_DIR}/: {len(details)} files, {sum(sizes):.1f} MB, "
+        f"the largest {max(sizes):.2f} MB"
+    )
     if args.json:
         print(json.dumps(rows, indent=1, ensure_ascii=False))
         return
-    print("| view | file MB | interactive (ms) | frame (ms) | nodes | edges shown / in file |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| view | file MB | interactive (ms) | frame (ms) | panel (ms) | nodes "
+        "| edges shown / in file |"
+    )
+    print("|---|---|---|---|---|---|---|")
     for r in rows:
         print(
             f"| {r['view']} | {r['megabytes']} | {r['ready_ms']} | {r['frame_ms']} | "
-            f"{r['nodes']:,} | {r['edges']:,} / {r['shipped']:,} |"
+            f"{r['panel_ms']} | {r['nodes']:,} | {r['edges']:,} / {r['shipped']:,} |"
         )
     for r in rows:
         print(f"\n{r['view']}: {r['count']}")

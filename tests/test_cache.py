@@ -22,6 +22,7 @@ from conftest import SEEDS, FakeEmbedder
 
 from kg.build import OUTPUT_FILES, BuildRequest, build
 from kg.cli import cli
+from kg.export import DETAILS_DIR
 from kg.extract import CACHE_FILE, Settings, default_cache_dir, model_identity
 from kg.extract.cache import extraction_key, paper_key
 from kg.extract.extractor import _document
@@ -73,7 +74,10 @@ def write_jsonl(path: Path, papers: list[Paper], **changed: str) -> Path:
 
 def files(out: Path) -> dict[str, bytes]:
     """Every output file (the Oxigraph store, a database loaded from kg.ttl, is left out)."""
-    return {name: (out / name).read_bytes() for name in OUTPUT_FILES if not name.endswith("/")}
+    details = sorted((out / DETAILS_DIR).iterdir())  # the views' papers' details
+    return {name: (out / name).read_bytes() for name in OUTPUT_FILES if not name.endswith("/")} | {
+        f"{DETAILS_DIR}/{d.name}": d.read_bytes() for d in details
+    }
 
 
 def run(source: Path, out: Path, cache: Path | None, **kw) -> tuple[Counting, object]:

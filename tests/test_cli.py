@@ -46,11 +46,17 @@ def run(*argv: str) -> tuple[int, str, str]:
 
 
 def snapshot(out_dir: Path) -> dict[str, bytes]:
-    """Every output file's bytes; for the Oxigraph store (a database), its sorted triples."""
-    return {
-        p.name: store_triples(p) if p.name == STORE_NAME else p.read_bytes()
-        for p in sorted(out_dir.iterdir())
-    }
+    """Every output file's bytes, a folder's by their path; for the Oxigraph store (a
+    database), its sorted triples."""
+    files = {}
+    for p in sorted(out_dir.iterdir()):
+        if p.name == STORE_NAME:
+            files[p.name] = store_triples(p)
+        elif p.is_dir():
+            files.update((f"{p.name}/{q.name}", q.read_bytes()) for q in sorted(p.iterdir()))
+        else:
+            files[p.name] = p.read_bytes()
+    return files
 
 
 def store_triples(store: Path) -> bytes:

@@ -27,6 +27,7 @@ from conftest import SEEDS, FakeEmbedder
 from kg.build import OUTPUT_FILES
 from kg.cli import cli
 from kg.errors import KGError
+from kg.export import DETAILS_DIR
 from kg.extract import Extractor, LocalExecutor, Settings, executors, extract_cached
 from kg.ingest import read_papers
 from kg.taxonomy import load_taxonomy
@@ -84,7 +85,10 @@ def kg(*argv: str, cwd: Path) -> subprocess.CompletedProcess:
 
 
 def contents(out: Path) -> dict[str, bytes]:
-    return {name: (out / name).read_bytes() for name in OUTPUT_FILES if not name.endswith("/")}
+    details = sorted((out / DETAILS_DIR).iterdir())  # the views' papers' details
+    return {name: (out / name).read_bytes() for name in OUTPUT_FILES if not name.endswith("/")} | {
+        f"{DETAILS_DIR}/{d.name}": d.read_bytes() for d in details
+    }
 
 
 def seed_subset(tmp_path: Path, n: int) -> Path:

@@ -29,7 +29,7 @@ from kg.export.views.bounds import (
 from kg.export.views.concept_map import LINKS_PER_CONCEPT
 from kg.export.views.corpus import heading, read_corpus
 from kg.export.views.page import SCRIPT_PARTS
-from kg.export.views.panel import NEAREST
+from kg.export.views.panel import DETAILS_DIR, NEAREST, PER_FILE
 from kg.export.views.paper_concept import MAX_GRAPH_CONCEPTS
 from kg.export.views.paper_map import SHARES_PER_PAPER
 
@@ -44,6 +44,23 @@ def blocks(page: str) -> dict[str, object]:
     )
     assert set(found) == {"nodes", "edges", "settings", "panel"}, sorted(found)
     return {k: json.loads(v) for k, v in found.items()}
+
+
+def details(pages: dict[str, str]) -> dict[str, dict[str, object]]:
+    """Every paper's details, from the files the pages load them from, checking each file
+    calls ``kgDetails`` with its own number and the papers are numbered in order."""
+    out: dict[str, dict[str, object]] = {}
+    files = sorted(name for name in pages if name.startswith(f"{DETAILS_DIR}/"))
+    for number, name in enumerate(files):
+        assert name == f"{DETAILS_DIR}/{number:04d}.js"
+        call = re.fullmatch(r"kgDetails\((\d+),(.*)\);\n", pages[name], re.S)
+        assert call is not None and int(call[1]) == number, name
+        out |= json.loads(call[2])
+    return out
+
+
+def html_pages(pages: dict[str, str]) -> dict[str, str]:
+    return {name: page for name, page in pages.items() if name.endswith(".html")}
 
 
 @pytest.fixture(scope="module")
@@ -84,16 +101,18 @@ def test_user_text_is_escaped_everywhere():
     pages = render_views(hostile_graph(), heading)
     escaped = heading.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     escaped = escaped.replace('"', "&#34;").replace("'", "&#39;")
-    for name, page in pages.items():
+    for name, page in pages.items():  # the details files too: their JSON is escaped alike
         assert SCRIPT not in page and "<img" not in page and '<a href="javascript' not in page
-        assert "</script><script>window" not in page, name
+        assert "</script><script>window" not in page and "<" not in page[5:-5] * (".js" in name)
+    for name, page in html_pages(pages).items():
         tags = re.findall(r"^<script\b[^>]*>", page, re.M)  # kg's own tags start a line
         assert len(tags) == (0 if name == "index.html" else 7), name
         assert len(re.findall(r"<script\b", page)) == len(tags) + (name != "index.html")
         assert f"<title>{escaped}" in page and f"<h1>{escaped}</h1>" in page, name
     data = blocks(pages["paper-map.html"])
     paper = data["panel"]["papers"]["paper:x"]
-    assert paper["label"] == f"evil {PAYLOAD}" and paper["abstract"] == f"abstract {PAYLOAD}"
+    assert paper["label"] == f"evil {PAYLOAD}"
+    assert details(pages)["paper:x"]["abstract"] == f"abstract {PAYLOAD}"
     assert any(PAYLOAD in e.get("why", "") for e in data["edges"])  # intact once decoded
 
 
@@ -236,16 +255,15 @@ def test_paper_concept_graph_draws_everything_of_a_small_input(small):
 def test_panel_has_abstract_evidence_and_nearest_papers(small):
     g = small_graph()
     panel = blocks(small["paper-map.html"])["panel"]
-    a = panel["papers"]["paper:a"]
-    assert (
-        a["title"] == "Adam revisited: a study"
-        and a["abstract"] == "Adam revisited studies things."
-    )
+    a, more = panel["papers"]["paper:a"], details(small)["paper:a"]
+    assert panel["details"] == DETAILS_DIR and a["file"] == 0  # the details load from there
+    assert a["title"] == "Adam revisited: a study" and "abstract" not in a
+    assert more["abstract"] == "Adam revisited studies things."
     assert [c[0] for c in a["concepts"]] == ["concept:adam", "concept:sgd", "concept:opt"]
     adam = a["concepts"][0]
-    assert adam[1] == "proposes" and a["sentences"][adam[3]] == "Adam revisited relies on Adam."
+    assert adam[1] == "proposes" and more["sentences"][adam[3]] == "Adam revisited relies on Adam."
     assert a["fields"] == ["concept:ml", "concept:opt"]  # the broader field included
-    near = [n[0] for n in a["near"]]
+    near = [n[0] for n in more["near"]]
     assert (
         near
         == sorted(
@@ -254,7 +272,7 @@ def test_panel_has_abstract_evidence_and_nearest_papers(small):
         )[:NEAREST]
     )
     sgd = panel["concepts"]["concept:sgd"]
-    assert sgd["alt"] == ["stochastic gradient descent"] and sgd["papers"] == ["paper:a", "paper:b"]
+    assert sgd["alt"] == ["stochastic gradient descent"] and "papers" not in sgd  # read backwards
     assert sgd["narrower"] == ["concept:adam"] and panel["concepts"]["concept:adam"]["broader"] == [
         "concept:sgd"
     ]
@@ -263,9 +281,10 @@ def test_panel_has_abstract_evidence_and_nearest_papers(small):
 
 
 def test_panel_links_only_to_web_pages():
-    panel = blocks(render_views(hostile_graph())["paper-map.html"])["panel"]["papers"]
+    pages = render_views(hostile_graph())
+    panel = blocks(pages["paper-map.html"])["panel"]["papers"]
     assert panel["paper:x"]["link"] is None and panel["paper:z"]["link"] is None
-    assert panel["paper:x"]["ids"] == [f"doi:10.1/{PAYLOAD}"]
+    assert details(pages)["paper:x"]["ids"] == [f"doi:10.1/{PAYLOAD}"]
     assert panel["paper:y"]["link"] == "https://example.org/y"
 
 
@@ -308,11 +327,7 @@ def test_cosine_weights_reach_the_page_with_their_resolution():
     assert all(0 < w < 0.07 for w in ws) and len(set(ws)) > 20
     steps = data["settings"]["weight"]["steps"]
     assert len(steps) > 20 and set(steps) <= set(ws)
-    near = [
-        n[1]
-        for p in blocks(pages["paper-concept.html"])["panel"]["papers"].values()
-        for n in p["near"]
-    ]
+    near = [n[1] for p in details(pages).values() for n in p["near"]]
     assert near and all(0 < w < 0.07 for w in near) and len(set(near)) > 10
 
 
@@ -329,6 +344,17 @@ def test_large_views_stay_within_budgets_and_say_what_they_hide(big):
         # the panel still knows every paper and concept
         assert len(data["panel"]["papers"]) == len(corpus.papers)
         assert len(data["panel"]["concepts"]) == len(corpus.concepts)
+    # each paper's details are in the file the pages look for, PER_FILE papers to a file
+    files = blocks(pages["paper-map.html"])["panel"]["papers"]
+    for paper in details(pages):
+        number = files[paper]["file"]
+        assert f'"{paper}":' in pages[f"{DETAILS_DIR}/{number:04d}.js"], paper
+    assert set(details(pages)) == set(corpus.papers)
+    assert Counter(f["file"] for f in files.values()) == {
+        i: min(PER_FILE, len(corpus.papers) - i * PER_FILE)
+        for i in range(-(-len(corpus.papers) // PER_FILE))
+    }
+    assert len(corpus.papers) > PER_FILE  # so the details are in more than one file
 
     concepts = blocks(pages["concept-map.html"])
     drawn = {n["id"] for n in concepts["nodes"]}

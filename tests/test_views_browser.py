@@ -16,10 +16,10 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
-from view_graphs import PAYLOAD, add_concept, add_paper, finish, hostile_graph, link
+from view_graphs import PAYLOAD, add_concept, add_paper, finish, hostile_graph, link, small_graph
 
 from kg import defaults
-from kg.export import render_views
+from kg.export import DETAILS_DIR, is_details_file, render_views
 from kg.export.views.bounds import VISIBLE_EDGES
 from kg.export.views.corpus import read_corpus
 from kg.export.views.panel import NEAREST
@@ -98,7 +98,10 @@ class Opened:
     def clean(self) -> None:
         """Nothing but the page itself was requested, and nothing went wrong."""
         assert self.errors == []
-        assert self.blocked == [] and set(self.requests) == {self.url}, self.requests
+        beside = self.url.rsplit("/", 1)[0] + f"/{DETAILS_DIR}/"  # the papers' details files
+        others = {r for r in self.requests if r != self.url}
+        assert self.blocked == [] and self.url in self.requests, self.requests
+        assert all(r.startswith(beside) and is_details_file(r[len(beside) :]) for r in others)
 
     def js(self, script: str, arg=None):
         return self.page.evaluate(script, arg)
@@ -134,6 +137,8 @@ class Opened:
         return rel["x"] + box["x"], rel["y"] + box["y"]
 
     def panel(self) -> str:
+        """The panel's text, once the details of the paper it shows have loaded."""
+        self.page.wait_for_function("!document.getElementById('kg-detail').dataset.loading")
         return self.page.locator("#kg-detail").inner_text()
 
     def shown(self) -> list[str]:
@@ -149,8 +154,9 @@ def open_view(browser, path: Path) -> Opened:
 
 def on_disk(out: Path, pages: dict[str, str]) -> None:
     """Write rendered pages into ``out``, as a build's output holds them."""
-    for name, html in pages.items():
-        (out / name).write_text(html, encoding="utf-8")
+    for name, text in pages.items():
+        (out / name).parent.mkdir(exist_ok=True)
+        (out / name).write_text(text, encoding="utf-8")
 
 
 def views_on_disk(factory, name: str, g: nx.Graph, pages: dict[str, str] | None = None):
@@ -464,6 +470,41 @@ def test_hovering_shows_summaries_of_nodes_and_shared_concepts(browser, seed_vie
 
 
 @pytest.mark.model
+def test_hovering_a_concept_link_shows_its_evidence_once_loaded(browser, seed_views):
+    """The sentence a link cites is in its paper's details file, loaded when first needed."""
+    out, corpus = seed_views
+    v = open_view(browser, out / "paper-concept.html")
+    e, mid = next(
+        (e, xy)
+        for e in v.js("kgView.visibleEdges()")
+        if e["kind"] == "mentions"
+        and corpus.mentions[e["from"]][e["to"]].get("evidence")
+        and (xy := v.edge_point(e))
+    )
+    v.page.mouse.move(*mid)
+    evidence = corpus.mentions[e["from"]][e["to"]]["evidence"]
+    v.page.wait_for_function(
+        "text => document.getElementById('kg-tip').textContent.includes(text)", arg=evidence
+    )
+    assert any(f"/{DETAILS_DIR}/" in r for r in v.requests)
+    v.clean()
+    v.close()
+
+
+def test_a_page_without_its_details_folder_says_where_they_are(browser, tmp_path):
+    pages = render_views(small_graph())
+    (tmp_path / "paper-map.html").write_text(pages["paper-map.html"], encoding="utf-8")
+    v = open_view(browser, tmp_path / "paper-map.html")
+    v.js("id => kgView.choose(id)", "paper:a")
+    text = v.panel()
+    assert "Adam revisited: a study" in text  # what the page itself knows is shown
+    assert f"{DETAILS_DIR}/0000.js, which was not found beside this page" in text
+    assert "Adam revisited studies things." not in text
+    assert len(v.errors) == 1 and "ERR_FILE_NOT_FOUND" in v.errors[0], v.errors
+    v.close()
+
+
+@pytest.mark.model
 def test_index_links_all_three_views(browser, seed_views):
     out, _ = seed_views
     v = open_view(browser, out / "index.html")
@@ -524,10 +565,12 @@ def test_hostile_text_is_shown_and_never_runs(browser, hostile_pages, view):
         assert "{{ 7*7 }}" in tip.inner_text() or node == "paper:z"
         page.mouse.click(*xy)
         assert page.locator("#kg-detail").get_attribute("data-node") == node
+        v.panel()  # its details loaded
         assert page.locator("#kg-detail img, #kg-detail script, #kg-detail iframe").count() == 0
         page.mouse.move(3, 3)
         untouched()
     page.locator("#kg-detail a.kg-link").first.click()  # links in the panel are kg's
+    v.panel()
     hrefs = page.locator("#kg-detail a").evaluate_all("as => as.map(a => a.getAttribute('href'))")
     assert set(hrefs) <= {"#", "https://example.org/y"}  # kg's own, and paper y's web link
     for out in page.locator("#kg-detail a.kg-out").all():

@@ -10,7 +10,15 @@ from kg import export, query
 from kg.build.records import Built
 from kg.model import Paper
 
-__all__ = ["OUTPUT_FILES", "OUTPUT_INSIDE", "output_texts", "makers", "heading", "in_output_order"]
+__all__ = [
+    "OUTPUT_FILES",
+    "OUTPUT_INSIDE",
+    "output_texts",
+    "makers",
+    "heading",
+    "in_output_order",
+    "entries",
+]
 
 OUTPUT_FILES = (
     "kg.ttl",
@@ -19,10 +27,11 @@ OUTPUT_FILES = (
     "graph.graphml",
     "graph.json",
     *export.VIEW_FILES.values(),
+    f"{export.DETAILS_DIR}/",
     f"{query.STORE_NAME}/",
 )
 #: Which files inside an output directory's folders are kg's (anything else is the user's).
-OUTPUT_INSIDE = {query.STORE_NAME: query.is_store_file}
+OUTPUT_INSIDE = {query.STORE_NAME: query.is_store_file, export.DETAILS_DIR: export.is_details_file}
 
 
 def output_texts(built: Built) -> dict[str, str]:
@@ -38,8 +47,10 @@ def _text(made: str | bytes | Iterable[str]) -> str:
 
 def makers(built: Built) -> dict[str, Callable[[], str | bytes | Iterable[str]]]:
     """How each output file is made: the RDF files as bytes or pieces, so the largest
-    file of a large build is never one string (:class:`kg.export.Later`)."""
+    file of a large build is never one string (:class:`kg.export.Later`). The views'
+    details files are named by their path (``paper-details/0000.js``)."""
     views = functools.cache(lambda: export.render_views(built.graph, heading(built.kg.papers)))
+    details = [export.details_name(i) for i in range(-(-len(built.kg.papers) // export.PER_FILE))]
     return {
         "kg.ttl": lambda: export.turtle_bytes(built.triples),
         "kg.nt": lambda: export.ntriples_chunks(built.triples),
@@ -48,7 +59,7 @@ def makers(built: Built) -> dict[str, Callable[[], str | bytes | Iterable[str]]]
         "graph.json": lambda: export.json_chunks(built.graph),
         **{
             name: functools.partial(lambda n: views()[n], name)
-            for name in export.VIEW_FILES.values()
+            for name in (*export.VIEW_FILES.values(), *details)
         },
     }
 
@@ -62,6 +73,15 @@ def rewrite_views(out_dir: str | Path) -> None:
 def in_output_order(path: Path) -> int:
     names = [name.rstrip("/") for name in OUTPUT_FILES]
     return names.index(path.name)
+
+
+def entries(names: Iterable[str]) -> list[str]:
+    """The output directory's entries that ``names`` (paths inside it) are in, in order.
+
+    >>> entries(["kg.ttl", "paper-details/0000.js", "paper-details/0001.js"])
+    ['kg.ttl', 'paper-details']
+    """
+    return list(dict.fromkeys(name.split("/", 1)[0] for name in names))
 
 
 def heading(papers: Sequence[Paper]) -> str:

@@ -39,7 +39,15 @@ from kg.export.serialize import (
 )
 from kg.export.sizes import SIZE_WARNINGS, size_warnings
 from kg.export.swap import exchange_supported
-from kg.export.views import VIEW_FILES, heading, render_views
+from kg.export.views import (
+    DETAILS_DIR,
+    PER_FILE,
+    VIEW_FILES,
+    details_name,
+    heading,
+    is_details_file,
+    render_views,
+)
 
 __all__ = [
     "RdfData",
@@ -62,6 +70,10 @@ __all__ = [
     "rewrite_views",
     "heading",
     "VIEW_FILES",
+    "DETAILS_DIR",
+    "PER_FILE",
+    "details_name",
+    "is_details_file",
     "write_files",
     "Beside",
     "Content",

@@ -36,13 +36,18 @@ def rewrite_views(
         except OSError as exc:
             raise OutputError(f"cannot read {shown}: {exc.strerror}") from exc
         views = render_views(graph_from_json(text, str(shown)))
+        made = {name.split("/", 1)[0] for name in views}  # the details' folder is made anew
         files: dict[str, Content] = {}
         for name in names:
             kept = target.real / name.rstrip("/")
-            if name.endswith("/") and kept.is_dir():
+            if name.rstrip("/") in made:
+                files.update(
+                    (view, page.encode("utf-8"))
+                    for view, page in views.items()
+                    if view.split("/", 1)[0] == name.rstrip("/")
+                )
+            elif name.endswith("/") and kept.is_dir():
                 files[name.rstrip("/")] = functools.partial(shutil.copytree, kept)
-            elif name in views:
-                files[name] = views[name].encode("utf-8")
             elif kept.is_file():
                 files[name] = kept.read_bytes()
         target.write(files)

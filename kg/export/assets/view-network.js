@@ -9,6 +9,10 @@
   var P = data("kg-panel");
   var PAPERS = P.papers;
   var CONCEPTS = P.concepts;
+  Object.keys(CONCEPTS).forEach(function (c) { CONCEPTS[c].papers = []; });
+  Object.keys(PAPERS).sort().forEach(function (p) {  // each concept's papers, from their links
+    PAPERS[p].concepts.forEach(function (c) { if (CONCEPTS[c[0]]) CONCEPTS[c[0]].papers.push(p); });
+  });
   var VIEW = S.view;
   var KINDS = ["method", "problem", "field"];
   var TYPE_NAMES = { paper: "papers", method: "methods", problem: "problems", field: "fields" };

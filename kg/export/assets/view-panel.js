@@ -56,8 +56,12 @@
     if (e.kind === "mentions") {
       var m = mention(e.from, e.to);
       if (!m) return [label(e.from) + " — " + label(e.to)];
+      var d = details[e.from];
+      if (!d && m[3] >= 0) {  // the cited sentence is in the paper's details: shown once loaded
+        withDetails(e.from, function () { if (state.tipEdge === e.id) showTip(edgeSummary(e), state.tipAt); });
+      }
       return [label(e.from), m[1] + " " + label(e.to) + " · confidence " + m[2].toFixed(2),
-        m[3] >= 0 ? "“" + PAPERS[e.from].sentences[m[3]] + "”" : ""];
+        m[3] >= 0 && d ? "“" + d.sentences[m[3]] + "”" : ""];
     }
     if (e.kind === "cooccurs") {
       var mine = new Set(CONCEPTS[e.from].papers);
@@ -89,15 +93,47 @@
   network.on("hoverEdge", function (p) {
     if (state.hover) return;
     var e = edgeById[p.edge];
+    state.tipEdge = e ? e.id : null;
+    state.tipAt = p.pointer.DOM;
     if (e) showTip(edgeSummary(e), p.pointer.DOM);
   });
-  network.on("blurEdge", function () { if (!state.hover) hideTip(); });
+  network.on("blurEdge", function () { state.tipEdge = null; if (!state.hover) hideTip(); });
   container.addEventListener("mouseleave", function () {
     hideTip();
     if (state.hover) { state.hover = null; network.redraw(); }
   });
   network.on("dragStart", hideTip);
   network.on("zoom", hideTip);
+
+  // --- a paper's details, loaded when first needed -----------------------------------------
+  // Its abstract, cited sentences, nearest papers, keywords and identifiers are in a script
+  // beside the page (kg.export.views.panel), shared by the three views; it calls kgDetails.
+
+  var details = {};  // paper -> its details, once its file has loaded
+  var files = {};    // file number -> [paper, callback] pairs waiting for it; true once done
+  window.kgDetails = function (number, data) {
+    Object.keys(data).forEach(function (p) {
+      if (PAPERS[p] && PAPERS[p].file === number) details[p] = data[p];
+    });
+  };
+  function detailsFile(number) { return P.details + "/" + String(number).padStart(4, "0") + ".js"; }
+  function withDetails(id, then) {  // then(details), or then(null) if its file is missing
+    var n = PAPERS[id].file;
+    if (details[id] || files[n] === true) { then(details[id] || null); return; }
+    if (files[n]) { files[n].push([id, then]); return; }
+    files[n] = [[id, then]];
+    var script = document.createElement("script");
+    function done() {
+      var waiting = files[n];
+      files[n] = true;
+      script.remove();
+      waiting.forEach(function (w) { w[1](details[w[0]] || null); });
+    }
+    script.onload = done;
+    script.onerror = done;
+    script.src = detailsFile(n);
+    document.head.append(script);
+  }
 
   // --- the detail panel ----------------------------------------------------------------
 
@@ -123,6 +159,14 @@
     detail.append(el("p", why, "kg-note"));
   }
   function showPaper(id) {
+    detail.dataset.loading = "true";
+    withDetails(id, function (d) {
+      if (detail.dataset.node !== id) return;  // another node was chosen meanwhile
+      delete detail.dataset.loading;
+      paperPanel(id, d);
+    });
+  }
+  function paperPanel(id, d) {
     var q = PAPERS[id];
     detail.append(el("h2", q.title));
     if (q.label !== q.title) detail.append(el("p", "Label: " + q.label, "kg-meta"));
@@ -132,7 +176,12 @@
       var more = q.authors.length - P.shown_authors;
       detail.append(el("p", q.authors.slice(0, P.shown_authors).join(", ") + (more > 0 ? " and " + more + " more" : "")));
     }
-    if (q.keywords.length) detail.append(el("p", "Keywords: " + q.keywords.join(", "), "kg-meta"));
+    if (!d) {
+      detail.append(el("p", "Its abstract, evidence and nearest papers are in " + detailsFile(q.file) +
+        ", which was not found beside this page: keep the folder " + P.details + " with the views.", "kg-note"));
+      d = { abstract: "", sentences: [], near: null, keywords: [], ids: [] };
+    }
+    if (d.keywords.length) detail.append(el("p", "Keywords: " + d.keywords.join(", "), "kg-meta"));
     if (q.link && /^https?:\/\//i.test(q.link)) {
       var out = el("a", "Read the paper ↗", "kg-out");
       out.href = q.link;
@@ -142,9 +191,9 @@
       where.append(out);
       detail.append(where);
     }
-    if (q.ids.length) detail.append(el("p", q.ids.join(" · "), "kg-meta kg-ids"));
+    if (d.ids.length) detail.append(el("p", d.ids.join(" · "), "kg-meta kg-ids"));
     notDrawn(id);
-    if (q.abstract) detail.append(el("h3", "Abstract"), el("p", q.abstract, "kg-abstract"));
+    if (d.abstract) detail.append(el("h3", "Abstract"), el("p", d.abstract, "kg-abstract"));
     KINDS.concat([""]).forEach(function (kind) {
       var items = q.concepts.filter(function (c) {
         var k = kindOf(c[0]);
@@ -154,13 +203,14 @@
       section((kind ? TYPE_NAMES[kind] : "other concepts") + " (" + items.length + ")", items.map(function (c) {
         var li = el("li");
         li.append(swatch(kindOf(c[0])), ref(c[0]), el("span", " — " + c[1] + ", confidence " + c[2].toFixed(2), "kg-meta"));
-        if (c[3] >= 0) li.append(el("div", "“" + q.sentences[c[3]] + "”", "kg-evidence"));
+        if (c[3] >= 0 && d.sentences[c[3]]) li.append(el("div", "“" + d.sentences[c[3]] + "”", "kg-evidence"));
         return li;
       }));
     });
-    if (q.near.length) {
-      section("nearest papers (" + q.near.length + (q.links > q.near.length ? " of " + q.links : "") + ")",
-        q.near.map(function (n) {
+    if (d.near === null) return;
+    if (d.near.length) {
+      section("nearest papers (" + d.near.length + (q.links > d.near.length ? " of " + q.links : "") + ")",
+        d.near.map(function (n) {
           var li = el("li", null, "kg-near");
           li.append(ref(n[0]), el("span", " — weight " + String(n[1]), "kg-meta"));
           if (n[2]) li.append(el("div", "shares " + n[2], "kg-why"));
@@ -199,6 +249,7 @@
     if (!PAPERS[id] && !CONCEPTS[id]) return;
     detail.replaceChildren();
     detail.dataset.node = id;
+    delete detail.dataset.loading;
     if (PAPERS[id]) showPaper(id); else showConcept(id);
     detail.scrollTop = 0;
   }

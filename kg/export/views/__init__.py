@@ -1,4 +1,5 @@
-"""The interactive views of a build: three standalone pages and the index that links them.
+"""The interactive views of a build: three pages, the index that links them, and the papers'
+details the pages load from the folder beside them.
 
 Each view is one module that decides what to draw (``paper_map``,
 ``concept_map``, ``paper_concept``); they share the graph's indexes
@@ -11,13 +12,14 @@ Each view is one module that decides what to draw (``paper_map``,
 ...            abstract="", year=2020, venue=None, authors=["A. Smith"])
 >>> pages = render_views(g, "Demo & test")
 >>> sorted(pages)
-['concept-map.html', 'index.html', 'paper-concept.html', 'paper-map.html']
+['concept-map.html', 'index.html', 'paper-concept.html', 'paper-details/0000.js', 'paper-map.html']
 >>> "<h1>Demo &amp; test</h1>" in pages["paper-map.html"], "<b>SGD</b>" in pages["index.html"]
 (True, False)
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import networkx as nx
@@ -27,11 +29,21 @@ from kg.export.views.concept_map import concept_map
 from kg.export.views.corpus import Corpus, default_heading, heading, read_corpus
 from kg.export.views.index import render_index
 from kg.export.views.page import Drawn, json_block, render_page
-from kg.export.views.panel import panel_data
+from kg.export.views.panel import DETAILS_DIR, PER_FILE, detail_files, details_name, panel_data
 from kg.export.views.paper_concept import paper_concept
 from kg.export.views.paper_map import paper_map
 
-__all__ = ["render_views", "heading", "VIEW_FILES", "VIEWS", "INDEX"]
+__all__ = [
+    "render_views",
+    "heading",
+    "is_details_file",
+    "VIEW_FILES",
+    "VIEWS",
+    "INDEX",
+    "DETAILS_DIR",
+    "PER_FILE",
+    "details_name",
+]
 
 #: View key (:data:`kg.defaults.VIEWS`) -> the function that decides what it draws.
 _DRAW: dict[str, Callable[[Corpus], Drawn]] = {
@@ -41,10 +53,21 @@ _DRAW: dict[str, Callable[[Corpus], Drawn]] = {
 }
 #: View key -> file name, index included.
 VIEW_FILES = {"index": INDEX} | {v.key: v.file for v in VIEWS}
+_DETAILS_FILE = re.compile(r"[0-9]{4,}\.js")
+
+
+def is_details_file(name: str) -> bool:
+    """Whether a file of this name in :data:`DETAILS_DIR` is kg's (not a user's).
+
+    >>> is_details_file("0012.js"), is_details_file("notes.js")
+    (True, False)
+    """
+    return _DETAILS_FILE.fullmatch(name) is not None
 
 
 def render_views(graph: nx.Graph, heading: str | None = None) -> dict[str, str]:
-    """Every page of a build, by file name, from the graph of :func:`kg.graph.to_networkx`.
+    """Every page of a build, by file name, from the graph of :func:`kg.graph.to_networkx`,
+    and the papers' details files by their path beside the pages (``paper-details/0000.js``).
 
     Args:
         graph: Papers, concepts, ``mentions``, ``shares`` and ``broader`` edges.
@@ -66,4 +89,4 @@ def render_views(graph: nx.Graph, heading: str | None = None) -> dict[str, str]:
         view = _DRAW[v.key](corpus)
         drawn.append(view)
         pages[v.file] = render_page(view, title, panel)
-    return {INDEX: render_index(corpus, title, drawn)} | pages
+    return {INDEX: render_index(corpus, title, drawn)} | pages | detail_files(corpus)

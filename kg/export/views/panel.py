@@ -2,8 +2,13 @@
 
 The same data goes into each view, whatever the view draws, so a search finds
 every paper and concept and the panel can show one that a bounded view leaves
-off its canvas. Evidence sentences are stored once per paper and referred to by
-index (a paper's links often cite the same sentence).
+off its canvas. What only an opened paper shows (its abstract, the sentences its
+links cite, its nearest papers and identifiers) is its *details*: written once
+for all three views, :data:`PER_FILE` papers to a script in :data:`DETAILS_DIR`,
+and loaded by a page when a paper is opened, so a page's weight grows with what
+search needs of each paper, not with its abstract (at 10,000 papers the pages
+were 61-68 MB with the details inline). Evidence sentences are stored once per
+paper and referred to by index (a paper's links often cite the same sentence).
 """
 
 from __future__ import annotations
@@ -30,8 +35,17 @@ from kg.attrs import (
 )
 from kg.export.views.bounds import shown_weight
 from kg.export.views.corpus import KINDS, Corpus, year_of
+from kg.export.views.page import json_block
 
-__all__ = ["panel_data", "ROLES", "NEAREST"]
+__all__ = [
+    "panel_data",
+    "detail_files",
+    "details_name",
+    "ROLES",
+    "NEAREST",
+    "DETAILS_DIR",
+    "PER_FILE",
+]
 
 #: How a role reads in the panel and tooltips.
 ROLES = {
@@ -44,40 +58,64 @@ ROLES = {
 #: Nearest papers listed in a paper's panel.
 NEAREST = 8
 _MAX_AUTHORS = 12
+#: The folder beside the pages that holds the papers' details, and papers per file there.
+DETAILS_DIR = "paper-details"
+PER_FILE = 500
+#: What a details file calls: the page defines it (kg/export/assets/view-network.js).
+_CALLBACK = "kgDetails"
 
 
 def panel_data(corpus: Corpus) -> dict[str, Any]:
-    """``{"papers": {...}, "concepts": {...}, "fields": [...], "shown_authors": n}`` for the
-    page's script (a paper's panel lists its first ``n`` authors; search reads them all)."""
+    """``{"papers": {...}, "concepts": {...}, "fields": [...], "shown_authors": n, "details":
+    dir}`` for the page's script (a paper's panel lists its first ``n`` authors; search reads
+    them all). A paper's ``file`` is the number of its details file in ``dir``."""
     return {
         "shown_authors": _MAX_AUTHORS,
-        "papers": {p: _paper(corpus, p) for p in corpus.papers},
+        "details": DETAILS_DIR,
+        "papers": {p: _paper(corpus, p, i // PER_FILE) for i, p in enumerate(corpus.papers)},
         "concepts": {c: _concept(corpus, c) for c in corpus.concepts},
         "fields": _field_tree(corpus),
     }
+
+
+def details_name(number: int) -> str:
+    """The path, relative to the pages, of details file ``number``.
+
+    >>> details_name(3)
+    'paper-details/0003.js'
+    """
+    return f"{DETAILS_DIR}/{number:04d}.js"
+
+
+def detail_files(corpus: Corpus) -> dict[str, str]:
+    """The papers' details as scripts, by path relative to the pages: each file calls
+    ``kgDetails(number, {paper: details})`` for its :data:`PER_FILE` papers (in the order of
+    ``corpus.papers``), with the data as JSON (a JavaScript expression), ``<``, ``>``, ``&``
+    and ``'`` escaped as in the pages, so no file holds markup whatever the papers say."""
+    files = {}
+    for start in range(0, len(corpus.papers), PER_FILE):
+        number = start // PER_FILE
+        chunk = {p: _details(corpus, p) for p in corpus.papers[start : start + PER_FILE]}
+        files[details_name(number)] = f"{_CALLBACK}({number},{json_block(chunk)});\n"
+    return files
 
 
 def _kind_rank(kind: str) -> int:
     return KINDS.index(kind) if kind in KINDS else len(KINDS)
 
 
-def _paper(corpus: Corpus, paper: str) -> dict[str, Any]:
+def _paper(corpus: Corpus, paper: str, file: int) -> dict[str, Any]:
+    """What every page knows of a paper: what search, filters, tooltips and export read."""
     d = corpus.attrs[paper]
     label = corpus.label(paper)
-    authors = [str(a) for a in d.get(AUTHORS) or ()]
-    sentences: dict[str, int] = {}
+    sentences = _sentences(corpus, paper)
     links: list[tuple[str, str, float, int]] = []
     for c, m in corpus.mentions[paper].items():
         evidence = str(m.get(EVIDENCE) or "")
-        at = sentences.setdefault(evidence, len(sentences)) if evidence else -1
+        at = sentences[evidence] if evidence else -1
         role = str(m.get(ROLE) or "")
         links.append((c, ROLES.get(role, role), round(float(m.get(SCORE) or 0.0), 2), at))
     links.sort(key=lambda x: (_kind_rank(corpus.kind(x[0])), -x[2], corpus.label(x[0]), x[0]))
-    near = []
-    for other, w in corpus.neighbours[paper][:NEAREST]:
-        edge = corpus.shares[min(paper, other), max(paper, other)]
-        why = edge.get(EXPLANATION) or ", ".join(str(s) for s in edge.get(SHARED) or ())
-        near.append([other, shown_weight(w), str(why)])
     return {
         "label": label,
         "title": str(d.get(TITLE) or label),
@@ -85,16 +123,40 @@ def _paper(corpus: Corpus, paper: str) -> dict[str, Any]:
         "meta": " · ".join(str(x) for x in (d.get(VENUE), d.get(YEAR)) if x),
         "venue": str(d.get(VENUE) or ""),
         "year": year_of(d.get(YEAR)),
-        "authors": authors,
-        "keywords": [str(k) for k in d.get(KEYWORDS) or ()],
-        "ids": [str(i) for i in d.get(IDENTIFIERS) or ()],
+        "authors": [str(a) for a in d.get(AUTHORS) or ()],
         "link": _web_link(d.get(LINK)),
-        "abstract": str(d.get(ABSTRACT) or ""),
-        "sentences": list(sentences),
         "concepts": [list(x) for x in links],
-        "near": near,
         "fields": sorted(corpus.paper_fields[paper]),
         "links": len(corpus.neighbours[paper]),
+        "file": file,
+    }
+
+
+def _sentences(corpus: Corpus, paper: str) -> dict[str, int]:
+    """The sentences a paper's links cite, each once, numbered in the order of its links."""
+    out: dict[str, int] = {}
+    for m in corpus.mentions[paper].values():
+        evidence = str(m.get(EVIDENCE) or "")
+        if evidence:
+            out.setdefault(evidence, len(out))
+    return out
+
+
+def _details(corpus: Corpus, paper: str) -> dict[str, Any]:
+    """What a page loads when a paper is opened: its abstract, the sentences its links cite
+    (by the numbers of :func:`_paper`), its nearest papers, keywords and identifiers."""
+    d = corpus.attrs[paper]
+    near = []
+    for other, w in corpus.neighbours[paper][:NEAREST]:
+        edge = corpus.shares[min(paper, other), max(paper, other)]
+        why = edge.get(EXPLANATION) or ", ".join(str(s) for s in edge.get(SHARED) or ())
+        near.append([other, shown_weight(w), str(why)])
+    return {
+        "abstract": str(d.get(ABSTRACT) or ""),
+        "sentences": list(_sentences(corpus, paper)),
+        "near": near,
+        "keywords": [str(k) for k in d.get(KEYWORDS) or ()],
+        "ids": [str(i) for i in d.get(IDENTIFIERS) or ()],
     }
 
 
@@ -110,13 +172,13 @@ def _web_link(value: object) -> str | None:
 
 
 def _concept(corpus: Corpus, concept: str) -> dict[str, Any]:
+    """A concept as the page knows it; its papers are its papers' links read backwards (the
+    page's script lists them once loaded: at 25,000 papers they were 7 MB of each page)."""
     d = corpus.attrs[concept]
-    papers = corpus.papers_of[concept]
     return {
         "label": corpus.label(concept),
         "kind": corpus.kind(concept),
         "alt": [str(a) for a in d.get(ALT_LABELS) or ()],
-        "papers": list(papers),
         "broader": list(corpus.broader[concept]),
         "narrower": list(corpus.narrower[concept]),
     }
