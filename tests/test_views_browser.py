@@ -504,6 +504,47 @@ def test_a_page_without_its_details_folder_says_where_they_are(browser, tmp_path
     v.close()
 
 
+def test_concept_links_without_the_details_folder_still_show_their_tooltip(browser, tmp_path):
+    g = small_graph()
+    corpus = read_corpus(g)
+    pages = render_views(g)
+    (tmp_path / "paper-concept.html").write_text(pages["paper-concept.html"], encoding="utf-8")
+    v = open_view(browser, tmp_path / "paper-concept.html")
+    tip = v.page.locator("#kg-tip")
+    e, mid = next(
+        (e, xy)
+        for e in v.js("kgView.visibleEdges()")
+        if e["kind"] == "mentions"
+        and corpus.mentions[e["from"]][e["to"]].get("evidence")
+        and (xy := v.edge_point(e))
+    )
+    for _ in range(2):  # the second time, its file is known to be missing
+        v.page.mouse.move(*mid)
+        tip.wait_for(state="visible")
+        v.page.wait_for_timeout(300)
+        assert corpus.label(e["to"]) in tip.inner_text()
+        box = v.page.locator("#mynetwork").bounding_box()  # off the edge, on the canvas
+        v.page.mouse.move(box["x"] + 5, box["y"] + box["height"] - 5)
+        tip.wait_for(state="hidden")
+    assert [x for x in v.errors if "ERR_FILE_NOT_FOUND" not in x] == []
+    v.close()
+
+
+def test_choosing_papers_while_details_load_shows_one_panel(browser, tmp_path):
+    on_disk(tmp_path, render_views(small_graph()))
+    v = open_view(browser, tmp_path / "paper-map.html")
+    for chosen in (["paper:a", "paper:a"], ["paper:a", "paper:b", "paper:a"]):
+        v.js("ids => ids.forEach(id => kgView.choose(id))", chosen)
+        text = v.panel()
+        assert v.page.locator("#kg-detail h2").count() == 1, text
+        assert v.page.locator("#kg-detail").get_attribute("data-node") == chosen[-1]
+        assert text.count("Adam revisited studies things.") == 1
+        v.page.reload()
+        v.page.wait_for_function("window.kgReady === true")
+    v.clean()
+    v.close()
+
+
 @pytest.mark.model
 def test_index_links_all_three_views(browser, seed_views):
     out, _ = seed_views

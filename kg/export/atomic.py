@@ -236,8 +236,10 @@ def output_dir(
 
 
 def write_files(out_dir: Path, files: Mapping[str, Content]) -> list[Path]:
-    """Lock ``out_dir``, then replace it with ``files`` (for callers outside a build)."""
-    with output_dir(out_dir, files) as target:
+    """Lock ``out_dir``, then replace it with ``files`` (for callers outside a build); a name
+    with a folder (``paper-details/0000.js``) makes that folder one of the directory's own."""
+    names = {name.split("/", 1)[0] + "/" * ("/" in name) for name in files}
+    with output_dir(out_dir, names) as target:
         return target.write(files)
 
 

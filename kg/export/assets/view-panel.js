@@ -57,8 +57,10 @@
       var m = mention(e.from, e.to);
       if (!m) return [label(e.from) + " — " + label(e.to)];
       var d = details[e.from];
-      if (!d && m[3] >= 0) {  // the cited sentence is in the paper's details: shown once loaded
-        withDetails(e.from, function () { if (state.tipEdge === e.id) showTip(edgeSummary(e), state.tipAt); });
+      if (!d && m[3] >= 0 && files[PAPERS[e.from].file] !== true) {  // cited sentence: once loaded
+        withDetails(e.from, function (loaded) {
+          if (loaded && state.tipEdge === e.id && !state.hover) showTip(edgeSummary(e), state.tipAt);
+        });
       }
       return [label(e.from), m[1] + " " + label(e.to) + " · confidence " + m[2].toFixed(2),
         m[3] >= 0 && d ? "“" + d.sentences[m[3]] + "”" : ""];
@@ -83,7 +85,7 @@
     tip.style.left = x + "px";
     tip.style.top = y + "px";
   }
-  function hideTip() { tip.hidden = true; }
+  function hideTip() { tip.hidden = true; state.tipEdge = null; }
   network.on("hoverNode", function (p) {
     state.hover = p.node;
     showTip(nodeSummary(p.node), p.pointer.DOM);
@@ -158,10 +160,12 @@
       : "Not drawn in this view (see the note on the map); listed here in full.";
     detail.append(el("p", why, "kg-note"));
   }
+  var shown = 0;  // counts the panels shown: a paper's details fill only the latest one
   function showPaper(id) {
+    var mine = shown;
     detail.dataset.loading = "true";
     withDetails(id, function (d) {
-      if (detail.dataset.node !== id) return;  // another node was chosen meanwhile
+      if (shown !== mine) return;  // another panel was shown meanwhile (the same paper too)
       delete detail.dataset.loading;
       paperPanel(id, d);
     });
@@ -250,6 +254,7 @@
     detail.replaceChildren();
     detail.dataset.node = id;
     delete detail.dataset.loading;
+    shown += 1;
     if (PAPERS[id]) showPaper(id); else showConcept(id);
     detail.scrollTop = 0;
   }

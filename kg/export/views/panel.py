@@ -91,12 +91,15 @@ def detail_files(corpus: Corpus) -> dict[str, str]:
     """The papers' details as scripts, by path relative to the pages: each file calls
     ``kgDetails(number, {paper: details})`` for its :data:`PER_FILE` papers (in the order of
     ``corpus.papers``), with the data as JSON (a JavaScript expression), ``<``, ``>``, ``&``
-    and ``'`` escaped as in the pages, so no file holds markup whatever the papers say."""
+    and ``'`` escaped as in the pages, so no file holds markup whatever the papers say (and the
+    line separators U+2028 and U+2029, which older browsers do not take inside a script's
+    strings)."""
     files = {}
     for start in range(0, len(corpus.papers), PER_FILE):
         number = start // PER_FILE
         chunk = {p: _details(corpus, p) for p in corpus.papers[start : start + PER_FILE]}
-        files[details_name(number)] = f"{_CALLBACK}({number},{json_block(chunk)});\n"
+        data = str(json_block(chunk)).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+        files[details_name(number)] = f"{_CALLBACK}({number},{data});\n"
     return files
 
 
