@@ -469,18 +469,23 @@ def test_hovering_shows_summaries_of_nodes_and_shared_concepts(browser, seed_vie
     v.close()
 
 
-@pytest.mark.model
-def test_hovering_a_concept_link_shows_its_evidence_once_loaded(browser, seed_views):
-    """The sentence a link cites is in its paper's details file, loaded when first needed."""
-    out, corpus = seed_views
-    v = open_view(browser, out / "paper-concept.html")
-    e, mid = next(
+def evidence_edge(v: Opened, corpus) -> tuple[dict, tuple[float, float]]:
+    """A drawn concept link whose paper cites a sentence for it, and where to hover it."""
+    return next(
         (e, xy)
         for e in v.js("kgView.visibleEdges()")
         if e["kind"] == "mentions"
         and corpus.mentions[e["from"]][e["to"]].get("evidence")
         and (xy := v.edge_point(e))
     )
+
+
+@pytest.mark.model
+def test_hovering_a_concept_link_shows_its_evidence_once_loaded(browser, seed_views):
+    """The sentence a link cites is in its paper's details file, loaded when first needed."""
+    out, corpus = seed_views
+    v = open_view(browser, out / "paper-concept.html")
+    e, mid = evidence_edge(v, corpus)
     v.page.mouse.move(*mid)
     evidence = corpus.mentions[e["from"]][e["to"]]["evidence"]
     v.page.wait_for_function(
@@ -511,13 +516,7 @@ def test_concept_links_without_the_details_folder_still_show_their_tooltip(brows
     (tmp_path / "paper-concept.html").write_text(pages["paper-concept.html"], encoding="utf-8")
     v = open_view(browser, tmp_path / "paper-concept.html")
     tip = v.page.locator("#kg-tip")
-    e, mid = next(
-        (e, xy)
-        for e in v.js("kgView.visibleEdges()")
-        if e["kind"] == "mentions"
-        and corpus.mentions[e["from"]][e["to"]].get("evidence")
-        and (xy := v.edge_point(e))
-    )
+    e, mid = evidence_edge(v, corpus)
     for _ in range(2):  # the second time, its file is known to be missing
         v.page.mouse.move(*mid)
         tip.wait_for(state="visible")
