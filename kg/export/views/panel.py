@@ -61,7 +61,7 @@ _MAX_AUTHORS = 12
 #: The folder beside the pages that holds the papers' details, and papers per file there.
 DETAILS_DIR = "paper-details"
 PER_FILE = 500
-#: What a details file calls: the page defines it (kg/export/assets/view-network.js).
+#: What a details file calls: the page defines it (kg/export/assets/view-panel.js).
 _CALLBACK = "kgDetails"
 
 
