@@ -279,8 +279,7 @@ def _write(
     }
     files.update((name, export.Later(make)) for name, make in makers.items() if name not in files)
     committed = (lambda: progress("written", 1, 1)) if progress else None
-    target.write(files, on_commit=committed)
-    written = sorted((target.path / n for n in outputs.entries(files)), key=in_output_order)
+    written = sorted(target.write(files, on_commit=committed), key=in_output_order)
     clock.lap("export")
     report = checked[0].report
     warnings = export.size_warnings({n: (target.real / n).stat().st_size for n in makers})

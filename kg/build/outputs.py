@@ -17,7 +17,6 @@ __all__ = [
     "makers",
     "heading",
     "in_output_order",
-    "entries",
 ]
 
 OUTPUT_FILES = (
@@ -50,7 +49,7 @@ def makers(built: Built) -> dict[str, Callable[[], str | bytes | Iterable[str]]]
     file of a large build is never one string (:class:`kg.export.Later`). The views'
     details files are named by their path (``paper-details/0000.js``)."""
     views = functools.cache(lambda: export.render_views(built.graph, heading(built.kg.papers)))
-    details = [export.details_name(i) for i in range(-(-len(built.kg.papers) // export.PER_FILE))]
+    details = export.details_names(len(built.kg.papers))
     return {
         "kg.ttl": lambda: export.turtle_bytes(built.triples),
         "kg.nt": lambda: export.ntriples_chunks(built.triples),
@@ -73,15 +72,6 @@ def rewrite_views(out_dir: str | Path) -> None:
 def in_output_order(path: Path) -> int:
     names = [name.rstrip("/") for name in OUTPUT_FILES]
     return names.index(path.name)
-
-
-def entries(names: Iterable[str]) -> list[str]:
-    """The output directory's entries that ``names`` (paths inside it) are in, in order.
-
-    >>> entries(["kg.ttl", "paper-details/0000.js", "paper-details/0001.js"])
-    ['kg.ttl', 'paper-details']
-    """
-    return list(dict.fromkeys(name.split("/", 1)[0] for name in names))
 
 
 def heading(papers: Sequence[Paper]) -> str:

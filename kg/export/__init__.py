@@ -41,9 +41,8 @@ from kg.export.sizes import SIZE_WARNINGS, size_warnings
 from kg.export.swap import exchange_supported
 from kg.export.views import (
     DETAILS_DIR,
-    PER_FILE,
     VIEW_FILES,
-    details_name,
+    details_names,
     heading,
     is_details_file,
     render_views,
@@ -71,8 +70,7 @@ __all__ = [
     "heading",
     "VIEW_FILES",
     "DETAILS_DIR",
-    "PER_FILE",
-    "details_name",
+    "details_names",
     "is_details_file",
     "write_files",
     "Beside",

@@ -44,6 +44,7 @@ __all__ = [
     "output_path",
     "Output",
     "write_files",
+    "entry",
     "Content",
     "Later",
     "Beside",
@@ -95,7 +96,8 @@ class Output:
     def write(
         self, files: Mapping[str, Content], on_commit: Callable[[], None] | None = None
     ) -> list[Path]:
-        """Write ``files`` into a new directory and swap it in for the old one.
+        """Write ``files`` into a new directory and swap it in for the old one; return the
+        directory's entries written (a folder once for the files named inside it).
 
         Ctrl-C and SIGTERM that arrive during the swap take effect just after
         it and ``on_commit`` (called once the new output is in place), so the
@@ -135,7 +137,7 @@ class Output:
             beside.stop()
             shutil.rmtree(staging, ignore_errors=True)
             raise
-        return [self.path / name for name in files]
+        return [self.path / name for name in dict.fromkeys(entry(n) for n in files)]
 
 
 class _Threads:
@@ -238,9 +240,18 @@ def output_dir(
 def write_files(out_dir: Path, files: Mapping[str, Content]) -> list[Path]:
     """Lock ``out_dir``, then replace it with ``files`` (for callers outside a build); a name
     with a folder (``paper-details/0000.js``) makes that folder one of the directory's own."""
-    names = {name.split("/", 1)[0] + "/" * ("/" in name) for name in files}
+    names = {entry(name) + "/" * ("/" in name) for name in files}
     with output_dir(out_dir, names) as target:
         return target.write(files)
+
+
+def entry(name: str) -> str:
+    """The output directory's entry a file name is in: itself, or its folder.
+
+    >>> entry("kg.ttl"), entry("paper-details/0000.js")
+    ('kg.ttl', 'paper-details')
+    """
+    return name.split("/", 1)[0]
 
 
 def output_path(path: str | Path) -> Path:

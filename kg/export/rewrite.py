@@ -8,7 +8,7 @@ from collections.abc import Collection
 from pathlib import Path
 
 from kg.errors import OutputError
-from kg.export.atomic import Content, Inside, output_dir
+from kg.export.atomic import Content, Inside, entry, output_dir
 from kg.export.serialize import graph_from_json
 from kg.export.views import render_views
 
@@ -36,17 +36,13 @@ def rewrite_views(
         except OSError as exc:
             raise OutputError(f"cannot read {shown}: {exc.strerror}") from exc
         views = render_views(graph_from_json(text, str(shown)))
-        made = {name.split("/", 1)[0] for name in views}  # the details' folder is made anew
-        files: dict[str, Content] = {}
+        files: dict[str, Content] = {n: page.encode("utf-8") for n, page in views.items()}
+        made = {entry(n) for n in views}  # the details' folder is made anew
         for name in names:
             kept = target.real / name.rstrip("/")
             if name.rstrip("/") in made:
-                files.update(
-                    (view, page.encode("utf-8"))
-                    for view, page in views.items()
-                    if view.split("/", 1)[0] == name.rstrip("/")
-                )
-            elif name.endswith("/") and kept.is_dir():
+                continue
+            if name.endswith("/") and kept.is_dir():
                 files[name.rstrip("/")] = functools.partial(shutil.copytree, kept)
             elif kept.is_file():
                 files[name] = kept.read_bytes()

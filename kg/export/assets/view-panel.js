@@ -57,7 +57,7 @@
       var m = mention(e.from, e.to);
       if (!m) return [label(e.from) + " — " + label(e.to)];
       var d = details[e.from];
-      if (!d && m[3] >= 0 && files[PAPERS[e.from].file] !== true) {  // cited sentence: once loaded
+      if (!d && m[3] >= 0) {  // the cited sentence is in the paper's details: shown once loaded
         withDetails(e.from, function (loaded) {
           if (loaded && state.tipEdge === e.id && !state.hover) showTip(edgeSummary(e), state.tipAt);
         });

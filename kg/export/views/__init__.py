@@ -19,7 +19,6 @@ Each view is one module that decides what to draw (``paper_map``,
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 import networkx as nx
@@ -29,7 +28,13 @@ from kg.export.views.concept_map import concept_map
 from kg.export.views.corpus import Corpus, default_heading, heading, read_corpus
 from kg.export.views.index import render_index
 from kg.export.views.page import Drawn, json_block, render_page
-from kg.export.views.panel import DETAILS_DIR, PER_FILE, detail_files, details_name, panel_data
+from kg.export.views.panel import (
+    DETAILS_DIR,
+    detail_files,
+    details_names,
+    is_details_file,
+    panel_data,
+)
 from kg.export.views.paper_concept import paper_concept
 from kg.export.views.paper_map import paper_map
 
@@ -41,8 +46,7 @@ __all__ = [
     "VIEWS",
     "INDEX",
     "DETAILS_DIR",
-    "PER_FILE",
-    "details_name",
+    "details_names",
 ]
 
 #: View key (:data:`kg.defaults.VIEWS`) -> the function that decides what it draws.
@@ -53,16 +57,6 @@ _DRAW: dict[str, Callable[[Corpus], Drawn]] = {
 }
 #: View key -> file name, index included.
 VIEW_FILES = {"index": INDEX} | {v.key: v.file for v in VIEWS}
-_DETAILS_FILE = re.compile(r"[0-9]{4,}\.js")
-
-
-def is_details_file(name: str) -> bool:
-    """Whether a file of this name in :data:`DETAILS_DIR` is kg's (not a user's).
-
-    >>> is_details_file("0012.js"), is_details_file("notes.js")
-    (True, False)
-    """
-    return _DETAILS_FILE.fullmatch(name) is not None
 
 
 def render_views(graph: nx.Graph, heading: str | None = None) -> dict[str, str]:

@@ -14,6 +14,7 @@ paper and referred to by index (a paper's links often cite the same sentence).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from kg.attrs import (
@@ -41,6 +42,8 @@ __all__ = [
     "panel_data",
     "detail_files",
     "details_name",
+    "details_names",
+    "is_details_file",
     "ROLES",
     "NEAREST",
     "DETAILS_DIR",
@@ -63,6 +66,8 @@ DETAILS_DIR = "paper-details"
 PER_FILE = 500
 #: What a details file calls: the page defines it (kg/export/assets/view-panel.js).
 _CALLBACK = "kgDetails"
+#: The names :func:`details_name` gives.
+_DETAILS_FILE = re.compile(r"[0-9]{4,}\.js")
 
 
 def panel_data(corpus: Corpus) -> dict[str, Any]:
@@ -72,10 +77,37 @@ def panel_data(corpus: Corpus) -> dict[str, Any]:
     return {
         "shown_authors": _MAX_AUTHORS,
         "details": DETAILS_DIR,
-        "papers": {p: _paper(corpus, p, i // PER_FILE) for i, p in enumerate(corpus.papers)},
+        "papers": {
+            p: _paper(corpus, p, number)
+            for number, papers in enumerate(_files(corpus.papers))
+            for p in papers
+        },
         "concepts": {c: _concept(corpus, c) for c in corpus.concepts},
         "fields": _field_tree(corpus),
     }
+
+
+def _files(papers: Sequence[str]) -> list[Sequence[str]]:
+    """The papers of each details file, in order: :data:`PER_FILE` to a file."""
+    return [papers[start : start + PER_FILE] for start in range(0, len(papers), PER_FILE)]
+
+
+def details_names(papers: int) -> list[str]:
+    """The details files of a build of ``papers`` papers, by path relative to the pages.
+
+    >>> details_names(1001)
+    ['paper-details/0000.js', 'paper-details/0001.js', 'paper-details/0002.js']
+    """
+    return [details_name(number) for number in range(len(_files(range(papers))))]
+
+
+def is_details_file(name: str) -> bool:
+    """Whether a file of this name in :data:`DETAILS_DIR` is kg's (not a user's).
+
+    >>> is_details_file("0012.js"), is_details_file("notes.js")
+    (True, False)
+    """
+    return _DETAILS_FILE.fullmatch(name) is not None
 
 
 def details_name(number: int) -> str:
@@ -95,9 +127,8 @@ def detail_files(corpus: Corpus) -> dict[str, str]:
     line separators U+2028 and U+2029, which older browsers do not take inside a script's
     strings)."""
     files = {}
-    for start in range(0, len(corpus.papers), PER_FILE):
-        number = start // PER_FILE
-        chunk = {p: _details(corpus, p) for p in corpus.papers[start : start + PER_FILE]}
+    for number, papers in enumerate(_files(corpus.papers)):
+        chunk = {p: _details(corpus, p) for p in papers}
         data = str(json_block(chunk)).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
         files[details_name(number)] = f"{_CALLBACK}({number},{data});\n"
     return files
