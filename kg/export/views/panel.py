@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from kg.attrs import (
     ABSTRACT,
@@ -66,6 +66,7 @@ DETAILS_DIR = "paper-details"
 PER_FILE = 500
 #: What a details file calls: the page defines it (kg/export/assets/view-panel.js).
 _CALLBACK = "kgDetails"
+_T = TypeVar("_T")
 #: The names :func:`details_name` gives.
 _DETAILS_FILE = re.compile(r"[0-9]{4,}\.js")
 
@@ -87,7 +88,7 @@ def panel_data(corpus: Corpus) -> dict[str, Any]:
     }
 
 
-def _files(papers: Sequence[str]) -> list[Sequence[str]]:
+def _files(papers: Sequence[_T]) -> list[Sequence[_T]]:
     """The papers of each details file, in order: :data:`PER_FILE` to a file."""
     return [papers[start : start + PER_FILE] for start in range(0, len(papers), PER_FILE)]
 
