@@ -199,7 +199,7 @@ def test_a_field_named_by_a_method_is_as_sure_as_the_paper_makes_the_method_its_
     assert (field.text, field.role, field.score) == ("rl", Role.IN_FIELD, 0.8)
 
 
-@pytest.mark.parametrize("name", ["icml", "seeds"])
+@pytest.mark.parametrize("name", ["icml", "seeds", "icml2", "seeds2"])
 def test_every_kind_label_names_one_link_judged_wrong(name):
     """The kinds (bench/reader_kinds.py) say what a wrong link is; every one has a verdict."""
     verdicts = {
