@@ -48,14 +48,16 @@ def blocks(page: str) -> dict[str, object]:
 
 def details(pages: dict[str, str]) -> dict[str, dict[str, object]]:
     """Every paper's details, from the files the pages load them from, checking each file
-    calls ``kgDetails`` with its own number and the papers are numbered in order."""
+    calls ``kgDetails`` with its own number and the pages' build, and the papers are
+    numbered in order."""
     out: dict[str, dict[str, object]] = {}
+    build = blocks(pages["paper-map.html"])["panel"]["build"]
     files = sorted(name for name in pages if name.startswith(f"{DETAILS_DIR}/"))
     for number, name in enumerate(files):
         assert name == f"{DETAILS_DIR}/{number:04d}.js"
-        call = re.fullmatch(r"kgDetails\((\d+),(.*)\);\n", pages[name], re.S)
-        assert call is not None and int(call[1]) == number, name
-        out |= json.loads(call[2])
+        call = re.fullmatch(r'kgDetails\((\d+),"([0-9a-f]{16})",(.*)\);\n', pages[name], re.S)
+        assert call is not None and int(call[1]) == number and call[2] == build, name
+        out |= json.loads(call[3])
     return out
 
 
@@ -250,6 +252,17 @@ def test_paper_concept_graph_draws_everything_of_a_small_input(small):
     mentions = {(e["from"], e["to"]) for e in data["edges"] if e["kind"] == "mentions"}
     assert len(mentions) == sum(d["type"] == "mentions" for *_, d in g.edges(data=True))
     assert data["settings"]["bounds"] == []
+
+
+def test_the_details_carry_the_build_of_their_data_and_the_pages_expect_it(small):
+    g = small_graph()
+    g.nodes["paper:a"]["abstract"] = "Adam revisited studies other things."
+    other = render_views(g)
+    builds = {blocks(p["paper-map.html"])["panel"]["build"] for p in (small, other)}
+    assert len(builds) == 2  # another abstract, another build
+    assert {blocks(small[v])["panel"]["build"] for v in VIEWS} == {
+        blocks(small["paper-map.html"])["panel"]["build"]
+    }  # one build for the three views
 
 
 def test_panel_has_abstract_evidence_and_nearest_papers(small):

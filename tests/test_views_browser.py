@@ -509,6 +509,21 @@ def test_a_page_without_its_details_folder_says_where_they_are(browser, tmp_path
     v.close()
 
 
+def test_a_page_beside_another_builds_details_says_so_and_shows_none_of_them(browser, tmp_path):
+    g = small_graph()
+    on_disk(tmp_path, render_views(g))
+    g.nodes["paper:a"]["abstract"] = "Adam revisited, rebuilt."
+    (tmp_path / "paper-map.html").write_text(render_views(g)["paper-map.html"], encoding="utf-8")
+    v = open_view(browser, tmp_path / "paper-map.html")  # a new page, the old folder
+    v.js("id => kgView.choose(id)", "paper:a")
+    text = v.panel()
+    assert "Adam revisited: a study" in text
+    assert f"{DETAILS_DIR}/0000.js, which is from another build than this page" in text
+    assert "studies things" not in text and "rebuilt" not in text
+    assert v.errors == []
+    v.close()
+
+
 def test_concept_links_without_the_details_folder_still_show_their_tooltip(browser, tmp_path):
     g = small_graph()
     corpus = read_corpus(g)

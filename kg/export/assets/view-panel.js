@@ -109,11 +109,14 @@
 
   // --- a paper's details, loaded when first needed -----------------------------------------
   // Its abstract, cited sentences, nearest papers, keywords and identifiers are in a script
-  // beside the page (kg.export.views.panel), shared by the three views; it calls kgDetails.
+  // beside the page (kg.export.views.panel), shared by the three views; it calls kgDetails
+  // with the build it was written by, and a file of another build is not read.
 
   var details = {};  // paper -> its details, once its file has loaded
   var files = {};    // file number -> [paper, callback] pairs waiting for it; true once done
-  window.kgDetails = function (number, data) {
+  var stale = {};    // file number -> true when the file found is of another build
+  window.kgDetails = function (number, build, data) {
+    if (build !== P.build) { stale[number] = true; return; }
     Object.keys(data).forEach(function (p) {
       if (PAPERS[p] && PAPERS[p].file === number) details[p] = data[p];
     });
@@ -181,8 +184,10 @@
       detail.append(el("p", q.authors.slice(0, P.shown_authors).join(", ") + (more > 0 ? " and " + more + " more" : "")));
     }
     if (!d) {
-      detail.append(el("p", "Its abstract, evidence and nearest papers are in " + detailsFile(q.file) +
-        ", which was not found beside this page: keep the folder " + P.details + " with the views.", "kg-note"));
+      detail.append(el("p", "Its abstract, evidence and nearest papers are in " + detailsFile(q.file) + (stale[q.file]
+        ? ", which is from another build than this page: keep each build's pages and its folder " +
+          P.details + " together, or write the views again (kg view)."
+        : ", which was not found beside this page: keep the folder " + P.details + " with the views."), "kg-note"));
       d = { abstract: "", sentences: [], near: null, keywords: [], ids: [] };
     }
     if (d.keywords.length) detail.append(el("p", "Keywords: " + d.keywords.join(", "), "kg-meta"));

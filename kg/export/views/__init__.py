@@ -76,11 +76,12 @@ def render_views(graph: nx.Graph, heading: str | None = None) -> dict[str, str]:
     """
     corpus = read_corpus(graph)
     title = heading if heading is not None else default_heading(corpus)
-    panel = json_block(panel_data(corpus))
+    details = detail_files(corpus)
+    panel = json_block(panel_data(corpus, details.build))
     pages = {}
     drawn = []
     for v in VIEWS:
         view = _DRAW[v.key](corpus)
         drawn.append(view)
         pages[v.file] = render_page(view, title, panel)
-    return {INDEX: render_index(corpus, title, drawn)} | pages | detail_files(corpus)
+    return {INDEX: render_index(corpus, title, drawn)} | pages | details.files

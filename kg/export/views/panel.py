@@ -13,8 +13,10 @@ paper and referred to by index (a paper's links often cite the same sentence).
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from kg.attrs import (
@@ -40,6 +42,7 @@ from kg.export.views.page import json_block
 
 __all__ = [
     "panel_data",
+    "Details",
     "detail_files",
     "details_name",
     "details_names",
@@ -71,13 +74,15 @@ _T = TypeVar("_T")
 _DETAILS_FILE = re.compile(r"[0-9]{4,}\.js")
 
 
-def panel_data(corpus: Corpus) -> dict[str, Any]:
+def panel_data(corpus: Corpus, build: str) -> dict[str, Any]:
     """``{"papers": {...}, "concepts": {...}, "fields": [...], "shown_authors": n, "details":
-    dir}`` for the page's script (a paper's panel lists its first ``n`` authors; search reads
-    them all). A paper's ``file`` is the number of its details file in ``dir``."""
+    dir, "build": build}`` for the page's script (a paper's panel lists its first ``n``
+    authors; search reads them all). A paper's ``file`` is the number of its details file in
+    ``dir``; the page takes only details of ``build`` (:attr:`Details.build`)."""
     return {
         "shown_authors": _MAX_AUTHORS,
         "details": DETAILS_DIR,
+        "build": build,
         "papers": {
             p: _paper(corpus, p, number)
             for number, papers in enumerate(_files(corpus.papers))
@@ -120,19 +125,40 @@ def details_name(number: int) -> str:
     return f"{DETAILS_DIR}/{number:04d}.js"
 
 
-def detail_files(corpus: Corpus) -> dict[str, str]:
-    """The papers' details as scripts, by path relative to the pages: each file calls
-    ``kgDetails(number, {paper: details})`` for its :data:`PER_FILE` papers (in the order of
-    ``corpus.papers``), with the data as JSON (a JavaScript expression), ``<``, ``>``, ``&``
-    and ``'`` escaped as in the pages, so no file holds markup whatever the papers say (and the
-    line separators U+2028 and U+2029, which older browsers do not take inside a script's
-    strings)."""
-    files = {}
-    for number, papers in enumerate(_files(corpus.papers)):
-        chunk = {p: _details(corpus, p) for p in papers}
-        data = str(json_block(chunk)).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-        files[details_name(number)] = f"{_CALLBACK}({number},{data});\n"
-    return files
+@dataclass(frozen=True)
+class Details:
+    """The papers' details files, by path relative to the pages, and the build they belong to:
+    a digest of their data, which the pages carry too, so a page never shows another build's
+    details (a folder copied from elsewhere, or pages kept from an older build)."""
+
+    build: str
+    files: dict[str, str]
+
+
+def detail_files(corpus: Corpus) -> Details:
+    """The papers' details as scripts: each file calls ``kgDetails(number, build, {paper:
+    details})`` for its :data:`PER_FILE` papers (in the order of ``corpus.papers``), with the
+    data as JSON (a JavaScript expression), ``<``, ``>``, ``&`` and ``'`` escaped as in the
+    pages, so no file holds markup whatever the papers say (and the line separators U+2028 and
+    U+2029, which older browsers do not take inside a script's strings)."""
+    data = [
+        str(json_block({p: _details(corpus, p) for p in papers}))
+        .replace("\u2028", "\\u2028")
+        .replace("\u2029", "\\u2029")
+        for papers in _files(corpus.papers)
+    ]
+    digest = hashlib.sha256()
+    for chunk in data:
+        digest.update(chunk.encode())
+        digest.update(b"\n")
+    build = digest.hexdigest()[:16]
+    return Details(
+        build,
+        {
+            details_name(number): f'{_CALLBACK}({number},"{build}",{chunk});\n'
+            for number, chunk in enumerate(data)
+        },
+    )
 
 
 def _kind_rank(kind: str) -> int:
