@@ -43,7 +43,34 @@ def blocks(page: str) -> dict[str, object]:
         re.findall(r'<script type="application/json" id="kg-(\w+)">(.*?)</script>', page, re.S)
     )
     assert set(found) == {"nodes", "edges", "settings", "panel"}, sorted(found)
-    return {k: json.loads(v) for k, v in found.items()}
+    data = {k: json.loads(v) for k, v in found.items()}
+    data["panel"] = read_back(data["panel"])
+    return data
+
+
+def raw_panel(page: str) -> dict[str, object]:
+    """The panel block as the page holds it: concepts and roles by number."""
+    found = re.search(r'<script type="application/json" id="kg-panel">(.*?)</script>', page, re.S)
+    assert found is not None
+    return json.loads(found[1])
+
+
+def read_back(panel: dict) -> dict:
+    """The panel as the page's script reads it back (view-network.js): concepts by IRI, roles
+    by name, a paper's title, ``derived`` and ``link`` filled in."""
+    names = [c["id"] for c in panel["concepts"]]
+    concepts = {c["id"]: {k: v for k, v in c.items() if k != "id"} for c in panel["concepts"]}
+    papers = {}
+    for p, q in panel["papers"].items():
+        papers[p] = {
+            **q,
+            "title": q.get("title", q["label"]),
+            "derived": bool(q.get("derived")),
+            "link": q.get("link"),
+            "concepts": [[names[c], panel["roles"][r], w, at] for c, r, w, at in q["concepts"]],
+            "fields": [names[f] for f in q["fields"]],
+        }
+    return {**panel, "papers": papers, "concepts": concepts}
 
 
 def details(pages: dict[str, str]) -> dict[str, dict[str, object]]:
@@ -263,6 +290,20 @@ def test_the_details_carry_the_build_of_their_data_and_the_pages_expect_it(small
     assert {blocks(small[v])["panel"]["build"] for v in VIEWS} == {
         blocks(small["paper-map.html"])["panel"]["build"]
     }  # one build for the three views
+
+
+def test_a_paper_names_its_concepts_and_roles_by_number(small):
+    """An IRI is written in its concept's entry, not in every link to it."""
+    raw = raw_panel(small["paper-map.html"])
+    names = [c["id"] for c in raw["concepts"]]
+    assert len(names) == len(set(names)) == len(read_corpus(small_graph()).concepts)
+    assert len(raw["roles"]) == len(set(raw["roles"]))
+    links = [link for q in raw["papers"].values() for link in q["concepts"]]
+    assert links and all(c < len(names) and r < len(raw["roles"]) for c, r, *_ in links)
+    assert "concept:" not in json.dumps(raw["papers"])
+    a = raw["papers"]["paper:a"]
+    assert a["title"] == "Adam revisited: a study"  # its own title: kept
+    assert "link" not in raw["papers"]["paper:b"] and "derived" not in a  # none, false: left out
 
 
 def test_panel_has_abstract_evidence_and_nearest_papers(small):

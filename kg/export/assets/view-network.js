@@ -8,10 +8,17 @@
   var S = data("kg-settings");
   var P = data("kg-panel");
   var PAPERS = P.papers;
-  var CONCEPTS = P.concepts;
-  Object.keys(CONCEPTS).forEach(function (c) { CONCEPTS[c].papers = []; });
+  var CONCEPTS = {};
+  // The page names a concept by its number and a role by its number (kg.export.views.panel);
+  // read back here, so the rest of the script sees IRIs and role names.
+  var NAMES = P.concepts.map(function (c) { c.papers = []; CONCEPTS[c.id] = c; return c.id; });
   Object.keys(PAPERS).sort().forEach(function (p) {  // each concept's papers, from their links
-    PAPERS[p].concepts.forEach(function (c) { if (CONCEPTS[c[0]]) CONCEPTS[c[0]].papers.push(p); });
+    var q = PAPERS[p];
+    q.concepts.forEach(function (c) { c[0] = NAMES[c[0]]; c[1] = P.roles[c[1]]; CONCEPTS[c[0]].papers.push(p); });
+    q.fields = q.fields.map(function (f) { return NAMES[f]; });
+    if (q.title === undefined) q.title = q.label;
+    q.derived = !!q.derived;
+    if (q.link === undefined) q.link = null;
   });
   var VIEW = S.view;
   var KINDS = ["method", "problem", "field"];

@@ -75,20 +75,37 @@ _DETAILS_FILE = re.compile(r"[0-9]{4,}\.js")
 
 
 def panel_data(corpus: Corpus, build: str) -> dict[str, Any]:
-    """``{"papers": {...}, "concepts": {...}, "fields": [...], "shown_authors": n, "details":
-    dir, "build": build}`` for the page's script (a paper's panel lists its first ``n``
-    authors; search reads them all). A paper's ``file`` is the number of its details file in
-    ``dir``; the page takes only details of ``build`` (:attr:`Details.build`)."""
+    """What the page's script knows of every paper and concept, compactly:
+
+    - ``concepts``: ``[{"id": iri, "label", "kind", "alt", "broader", "narrower"}, ...]``
+      in the order of ``corpus.concepts``; elsewhere a concept is its number in this list;
+    - ``roles``: the names of the link roles; a link names its role by number;
+    - ``papers``: ``{iri: {..., "concepts": [[concept, role, confidence, sentence], ...],
+      "fields": [concept, ...], "file": n}}``, ``title`` left out where it is the label,
+      ``derived`` and ``link`` where they are false and none;
+    - ``fields``, ``shown_authors`` (a paper's panel lists its first ``n`` authors; search
+      reads them all), ``details`` (the folder of the details files; a paper's ``file`` is
+      the number of its file there) and ``build`` (:attr:`Details.build`: the page takes
+      only details of its own build).
+
+    A link names its concept and role by number: at 25,000 papers the concepts' IRIs and
+    the role names were most of a page's weight. The page's script reads them back
+    (kg/export/assets/view-network.js).
+    """
+    number = {c: i for i, c in enumerate(corpus.concepts)}
+    roles: dict[str, int] = {}  # numbered as first met
+    papers = {
+        p: _paper(corpus, p, n, number, roles)
+        for n, chunk in enumerate(_files(corpus.papers))
+        for p in chunk
+    }
     return {
         "shown_authors": _MAX_AUTHORS,
         "details": DETAILS_DIR,
         "build": build,
-        "papers": {
-            p: _paper(corpus, p, number)
-            for number, papers in enumerate(_files(corpus.papers))
-            for p in papers
-        },
-        "concepts": {c: _concept(corpus, c) for c in corpus.concepts},
+        "roles": list(roles),
+        "papers": papers,
+        "concepts": [{"id": c, **_concept(corpus, c)} for c in corpus.concepts],
         "fields": _field_tree(corpus),
     }
 
@@ -165,8 +182,11 @@ def _kind_rank(kind: str) -> int:
     return KINDS.index(kind) if kind in KINDS else len(KINDS)
 
 
-def _paper(corpus: Corpus, paper: str, file: int) -> dict[str, Any]:
-    """What every page knows of a paper: what search, filters, tooltips and export read."""
+def _paper(
+    corpus: Corpus, paper: str, file: int, number: dict[str, int], roles: dict[str, int]
+) -> dict[str, Any]:
+    """What every page knows of a paper: what search, filters, tooltips and export read
+    (concepts by ``number``, roles by ``roles``, which numbers a role when first met)."""
     d = corpus.attrs[paper]
     label = corpus.label(paper)
     sentences = _sentences(corpus, paper)
@@ -177,17 +197,19 @@ def _paper(corpus: Corpus, paper: str, file: int) -> dict[str, Any]:
         role = str(m.get(ROLE) or "")
         links.append((c, ROLES.get(role, role), round(float(m.get(SCORE) or 0.0), 2), at))
     links.sort(key=lambda x: (_kind_rank(corpus.kind(x[0])), -x[2], corpus.label(x[0]), x[0]))
+    title = str(d.get(TITLE) or label)
+    link = _web_link(d.get(LINK))
     return {
         "label": label,
-        "title": str(d.get(TITLE) or label),
-        "derived": bool(d.get(DERIVED_TITLE)),
+        **({"title": title} if title != label else {}),
+        **({"derived": True} if d.get(DERIVED_TITLE) else {}),
         "meta": " · ".join(str(x) for x in (d.get(VENUE), d.get(YEAR)) if x),
         "venue": str(d.get(VENUE) or ""),
         "year": year_of(d.get(YEAR)),
         "authors": [str(a) for a in d.get(AUTHORS) or ()],
-        "link": _web_link(d.get(LINK)),
-        "concepts": [list(x) for x in links],
-        "fields": sorted(corpus.paper_fields[paper]),
+        **({"link": link} if link else {}),
+        "concepts": [[number[c], roles.setdefault(r, len(roles)), w, at] for c, r, w, at in links],
+        "fields": sorted(number[f] for f in corpus.paper_fields[paper]),
         "links": len(corpus.neighbours[paper]),
         "file": file,
     }
