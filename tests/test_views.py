@@ -196,6 +196,14 @@ def test_unknown_node_type_is_rejected():
         render_views(g)
 
 
+@pytest.mark.parametrize("ends", [("paper:a", "paper:a"), ("paper:a", "paper:b")])
+def test_a_mention_that_joins_no_paper_to_a_concept_is_rejected(ends):
+    g = small_graph()
+    g.add_edge(*ends, type="mentions", role="usesMethod", score=0.5)
+    with pytest.raises(KGError, match="joins no paper to a concept"):
+        render_views(g)
+
+
 def test_heading_defaults_to_papers_and_venues(small):
     assert "<h1>kg: 3 papers, 2020–2021, 2 venues</h1>" in small["paper-map.html"]
 
@@ -304,6 +312,21 @@ def test_a_paper_names_its_concepts_and_roles_by_number(small):
     a = raw["papers"]["paper:a"]
     assert a["title"] == "Adam revisited: a study"  # its own title: kept
     assert "link" not in raw["papers"]["paper:b"] and "derived" not in a  # none, false: left out
+
+
+def test_a_change_in_any_details_file_is_another_build():
+    from kg.export.views.panel import detail_files
+
+    g = synthetic_graph(PER_FILE + 5, 40)
+    before = detail_files(read_corpus(g))
+    last = read_corpus(g).papers[-1]
+    g.nodes[last]["abstract"] = "Changed."
+    after = detail_files(read_corpus(g))
+    assert len(after.files) == 2 and f'"{last}":' in after.files[f"{DETAILS_DIR}/0001.js"]
+    assert after.build != before.build  # a change in the second file
+    assert after.files[f"{DETAILS_DIR}/0000.js"] == before.files[f"{DETAILS_DIR}/0000.js"].replace(
+        before.build, after.build
+    )
 
 
 def test_panel_has_abstract_evidence_and_nearest_papers(small):

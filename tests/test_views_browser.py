@@ -509,6 +509,19 @@ def test_a_page_without_its_details_folder_says_where_they_are(browser, tmp_path
     v.close()
 
 
+def test_a_papers_panel_names_each_link_by_its_concept_and_role(browser, tmp_path):
+    """The page holds links as numbers; the panel reads them back as names."""
+    on_disk(tmp_path, render_views(small_graph()))
+    v = open_view(browser, tmp_path / "paper-map.html")
+    v.js("id => kgView.choose(id)", "paper:a")
+    text = v.panel()
+    assert "Adam — proposes, confidence 0.90" in text
+    assert "SGD — uses, confidence 0.60" in text
+    assert "optimization — in field, confidence 0.40" in text
+    assert v.errors == []
+    v.close()
+
+
 def test_a_page_beside_another_builds_details_says_so_and_shows_none_of_them(browser, tmp_path):
     g = small_graph()
     on_disk(tmp_path, render_views(g))

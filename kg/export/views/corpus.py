@@ -163,6 +163,10 @@ def read_corpus(graph: nx.Graph) -> Corpus:
         kind = d.get(TYPE)
         if kind == MENTIONS:
             paper, concept = (u, v) if graph.nodes[u].get(TYPE) == PAPER else (v, u)
+            if graph.nodes[paper].get(TYPE) != PAPER or graph.nodes[concept].get(TYPE) != CONCEPT:
+                raise KGError(
+                    f"graph edge {u!r} -- {v!r} mentions, but joins no paper to a concept"
+                )
             mentions[paper][concept] = d
         elif kind == SHARES:
             shares[min(u, v), max(u, v)] = d
