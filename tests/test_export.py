@@ -81,6 +81,23 @@ def test_output_is_independent_of_insertion_order(graph):
     assert graphml_text(reordered) == graphml_text(graph)
 
 
+def test_write_files_flushes_every_folder_it_wrote_entries_in(tmp_path, monkeypatch):
+    from kg.export import swap
+
+    flushed = []
+    real_fsync_dir = swap.fsync_dir
+
+    def recording(path):
+        flushed.append(path)
+        real_fsync_dir(path)
+
+    monkeypatch.setattr(swap, "fsync_dir", recording)
+    write_files(tmp_path / "out", {"a.txt": "a", "paper-details/0000.js": "b"})
+    staged = [p for p in flushed if ".kg-new-" in str(p)]  # before the swap, in the staging
+    assert [p.name for p in staged][:1] == ["paper-details"]  # a folder before its parent
+    assert staged[1].name.startswith(".out.kg-new-") and staged[0].parent == staged[1]
+
+
 def test_write_files_replaces_all_and_leaves_no_staging(tmp_path):
     out = tmp_path / "out"
     write_files(out, {"a.txt": "old a", "b.txt": "old b"})

@@ -121,7 +121,11 @@ class Output:
                     _write_one(staging, name, content)
                 beside.check()  # a failure beside ends the write at once
             beside.join()
-            swap.fsync_dir(staging)
+            # A file's entry lives in its folder: the folders of named files are flushed too.
+            for folder in sorted(
+                {staging} | {(staging / name).parent for name in files}, reverse=True
+            ):
+                swap.fsync_dir(folder)
             with swap.signals_deferred():
                 swap.swap_in(staging, self.real)
                 if on_commit is not None:
