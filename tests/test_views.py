@@ -10,6 +10,7 @@ import re
 from collections import Counter
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import networkx as nx
 import pytest
@@ -37,22 +38,25 @@ VIEWS = tuple(v.file for v in defaults.VIEWS)
 ASSETS = Path(__file__).parents[1] / "kg" / "export" / "assets"
 
 
-def blocks(page: str) -> dict[str, object]:
-    """The JSON data blocks a view page hands to its script."""
+def raw_blocks(page: str) -> dict[str, Any]:
+    """The JSON data blocks a view page hands to its script, as the page holds them."""
     found = dict(
         re.findall(r'<script type="application/json" id="kg-(\w+)">(.*?)</script>', page, re.S)
     )
     assert set(found) == {"nodes", "edges", "settings", "panel"}, sorted(found)
-    data = {k: json.loads(v) for k, v in found.items()}
+    return {k: json.loads(v) for k, v in found.items()}
+
+
+def blocks(page: str) -> dict[str, Any]:
+    """The data blocks, the panel read back as the page's script reads it."""
+    data = raw_blocks(page)
     data["panel"] = read_back(data["panel"])
     return data
 
 
-def raw_panel(page: str) -> dict[str, object]:
+def raw_panel(page: str) -> dict[str, Any]:
     """The panel block as the page holds it: concepts and roles by number."""
-    found = re.search(r'<script type="application/json" id="kg-panel">(.*?)</script>', page, re.S)
-    assert found is not None
-    return json.loads(found[1])
+    return raw_blocks(page)["panel"]
 
 
 def read_back(panel: dict) -> dict:
@@ -78,7 +82,7 @@ def details(pages: dict[str, str]) -> dict[str, dict[str, object]]:
     calls ``kgDetails`` with its own number and the pages' build, and the papers are
     numbered in order."""
     out: dict[str, dict[str, object]] = {}
-    build = blocks(pages["paper-map.html"])["panel"]["build"]
+    build = raw_panel(pages["paper-map.html"])["build"]
     files = sorted(name for name in pages if name.startswith(f"{DETAILS_DIR}/"))
     for number, name in enumerate(files):
         assert name == f"{DETAILS_DIR}/{number:04d}.js"
@@ -318,8 +322,9 @@ def test_a_change_in_any_details_file_is_another_build():
     from kg.export.views.panel import detail_files
 
     g = synthetic_graph(PER_FILE + 5, 40)
-    before = detail_files(read_corpus(g))
-    last = read_corpus(g).papers[-1]
+    corpus = read_corpus(g)
+    before = detail_files(corpus)
+    last = corpus.papers[-1]
     g.nodes[last]["abstract"] = "Changed."
     after = detail_files(read_corpus(g))
     assert len(after.files) == 2 and f'"{last}":' in after.files[f"{DETAILS_DIR}/0001.js"]
