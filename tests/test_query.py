@@ -308,3 +308,14 @@ def test_a_label_without_its_language_tag_gets_a_hint(fake_build):
     assert code == 0 and "(1 row" in out and err == ""
     code, out, err = run("query", plain, "--graph", str(fake_build.out), "--format", "csv")
     assert code == 0 and out == "c\n" and "kg: hint:" in err
+
+
+def test_no_hint_where_no_label_carries_the_string(fake_build):
+    """A string that is only an output or a separator ("method", ", ") is no label: an
+    empty result says nothing about language tags."""
+    query = (
+        'SELECT ?c ?kind (GROUP_CONCAT(?l; separator=", ") AS ?names) WHERE { '
+        'VALUES ?kind { "method" } ?c skos:prefLabel ?l ; kg:unheardOf ?x } GROUP BY ?c ?kind'
+    )
+    code, out, err = run("query", query, "--graph", str(fake_build.out))
+    assert code == 0 and out.endswith("(0 rows)\n") and err == ""

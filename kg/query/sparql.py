@@ -141,20 +141,25 @@ def run_query(
         names = " ".join(f"?{name}" for name in bindings)
         values = " ".join(_sparql(term) for term in bindings.values())
         query = f"{query.rstrip()}\nVALUES ({names}) {{ ({values}) }}\n"
-    if timeout is None:
-        opened = _open(source)
-        result = _with_note(_evaluate(opened.store, query), opened.note)
-    else:
-        result = _in_child(source, query, timeout)
+    result = _evaluated(source, query, timeout)
     found = result.rows or result.boolean or result.triples
     plain = None if found else _plain_literal(query, bindings or {})
-    if plain is not None:
+    # The hint only where its premise holds: the graph writes that text with a tag.
+    tagged = Term("literal", plain or "", "en")
+    if plain and _evaluated(source, f"ASK {{ ?s ?p {_sparql(tagged)} }}", timeout).boolean:
         return replace(
             result,
             hint=f'no results; kg\'s labels carry a language tag, so "{plain}" does not match '
             f'"{plain}"@en: write "{plain}"@en, or compare STR(?label) = "{plain}"',
         )
     return result
+
+
+def _evaluated(source: Any, query: str, timeout: float | None) -> QueryResult:
+    if timeout is None:
+        opened = _open(source)
+        return _with_note(_evaluate(opened.store, query), opened.note)
+    return _in_child(source, query, timeout)
 
 
 def _plain_literal(query: str, bindings: Mapping[str, Term]) -> str | None:
