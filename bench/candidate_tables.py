@@ -10,7 +10,13 @@ candidates kg's extractor offers, their feature rows and their labels:
   ``other`` (3) for another entity (Metric, Material, OtherScientificTerm: a
   property, a dataset, a quantity), else none (0);
 - Inspec: a keyphrase when its Porter-stemmed form equals a gold keyphrase's
-  (the benchmark's protocol); untyped.
+  (the benchmark's protocol); untyped;
+- with ``--index``, the reader's index of 800 ICML 2024 abstracts
+  (``reader_labels/icml-index.jsonl``: each paper's methods and problems as a
+  strict researcher lists them, by ``index_rubric.md``; none of the papers is
+  among the 300 whose links the reader judged): ``method`` (1) or ``problem``
+  (2) when a candidate's (or its expansion's) :func:`index_key` is one the
+  index lists as that kind, else none (0).
 
 Embedding every candidate takes a while (about 10 minutes on 2 cores), so the
 tables are written once and ``bench/train_classifier.py`` reads them. SciERC's
@@ -20,6 +26,7 @@ dev split and Inspec's test split are never read here.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import pickle
 import sys
@@ -37,10 +44,13 @@ from kg.evaluate.keyphrases import stemmed  # noqa: E402
 from kg.evaluate.matching import same_concept  # noqa: E402
 from kg.extract import Extractor, load_model  # noqa: E402
 from kg.extract.extractor import paper_sentences  # noqa: E402
+from kg.ingest import read_papers  # noqa: E402
+from kg.lexicon import variant_key  # noqa: E402
 from kg.model import Paper  # noqa: E402
 from kg.text import clean  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
+INDEX = ROOT / "bench" / "reader_labels" / "icml-index.jsonl"
 BATCH = 64
 
 
@@ -67,40 +77,72 @@ def other_entities(path: Path) -> dict[str, list[str]]:
     return out
 
 
+def index_key(text: str) -> str:
+    """What the reader's index calls a phrase: its :func:`variant_key`'s sha256, 16 hex
+    digits (git holds no text of the shared data)."""
+    return hashlib.sha256(variant_key(text).encode()).hexdigest()[:16]
+
+
+def index_label(forms: list[str], methods: set[str], problems: set[str]) -> int:
+    """1 method, 2 problem, 0 none: a form whose key the reader listed as that kind."""
+    keys = {index_key(f) for f in forms}
+    return 1 if keys & methods else 2 if keys & problems else 0
+
+
 def tables(extractor: Extractor, path: Path, dataset: str) -> list[dict]:
-    """One row set per abstract: features, labels, candidate forms and the gold."""
+    """One row set per abstract of SciERC or Inspec: features, labels, forms and the gold."""
     gold = load_gold(path)
     others = other_entities(path) if dataset == "scierc" else {}
     if dataset == "scierc":
         gold = [g for g in gold if g.methods is not None]
+
+    def label(i: int, forms: list[list[str]]) -> tuple[list[int], list]:
+        g = gold[i]
+        if dataset == "scierc":
+            gm, gp = g.methods or (), g.problems or ()
+            return [scierc_label(f, gm, gp, others.get(g.id, [])) for f in forms], [*gm, *gp]
+        keys = {stemmed(k) for k in g.keyphrases or ()}
+        return [int(any(stemmed(x) in keys for x in f)) for f in forms], list(g.keyphrases or ())
+
     papers = [Paper(id=g.id, abstract=g.text, text=clean(g.text), title=g.title) for g in gold]
+    return _rows(extractor, dataset, papers, label)
+
+
+def index_tables(extractor: Extractor, data: Path, index: Path = INDEX) -> list[dict]:
+    """The rows of the reader's indexed ICML abstracts; ``gold`` holds (key, kind) pairs."""
+    listed = [json.loads(line) for line in index.read_text(encoding="utf-8").splitlines()]
+    by_id = {r["paper"]: r for r in listed}
+    papers = [p for p in read_papers([str(data / "icml2024.jsonl")]) if p.id in by_id]
+
+    def label(i: int, forms: list[list[str]]) -> tuple[list[int], list]:
+        r = by_id[papers[i].id]
+        methods, problems = set(r["methods"]), set(r["problems"])
+        wanted = [(k, 1) for k in sorted(methods)] + [(k, 2) for k in sorted(problems - methods)]
+        return [index_label(f, methods, problems) for f in forms], wanted
+
+    return _rows(extractor, "index", papers, label)
+
+
+def _rows(extractor: Extractor, dataset: str, papers: list[Paper], label) -> list[dict]:
     rows = []
     for start in range(0, len(papers), BATCH):
         batch = papers[start : start + BATCH]
         sentence_lists = [paper_sentences(p) for p in batch]
         found = extractor.candidate_tables(batch, sentence_lists)
-        for g, sents, t in zip(gold[start : start + BATCH], sentence_lists, found, strict=True):
+        for i, (p, sents, t) in enumerate(zip(batch, sentence_lists, found, strict=True)):
             forms = [[c.text] + ([c.expansion] if c.expansion else []) for c in t.candidates]
-            if dataset == "scierc":
-                y = [
-                    scierc_label(f, g.methods or (), g.problems or (), others.get(g.id, []))
-                    for f in forms
-                ]
-                wanted = list(g.methods or ()) + list(g.problems or ())
-            else:
-                keys = {stemmed(k) for k in g.keyphrases or ()}
-                y = [int(any(stemmed(x) in keys for x in f)) for f in forms]
-                wanted = list(g.keyphrases or ())
+            y, wanted = label(start + i, forms)
             rows.append(
                 {
                     "dataset": dataset,
-                    "id": g.id,
+                    "id": p.id,
                     "table": t,
                     "sentences": sents,
                     "y": np.array(y),
                     "forms": forms,
                     "gold": wanted,
-                    "text": f"{g.title}. {g.text}" if g.title else g.text,
+                    "clean": p.text,
+                    "text": f"{p.title}. {p.abstract}" if p.title else p.abstract,
                 }
             )
         print(f"{dataset}: {start + len(batch)}/{len(papers)}", file=sys.stderr, flush=True)
@@ -111,12 +153,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", default=str(DATA))
     parser.add_argument("--out", default="/tmp/kg-tables.pkl")
+    parser.add_argument(
+        "--index", action="store_true", help="add the reader's indexed ICML abstracts"
+    )
     args = parser.parse_args()
     start = time.time()
     extractor = Extractor(load_model(), classifier=None)
     data = Path(args.data)
     rows = tables(extractor, data / "scierc_train.jsonl", "scierc")
     rows += tables(extractor, data / "inspec_train.jsonl", "inspec")
+    if args.index:
+        rows += index_tables(extractor, data)
     with open(args.out, "wb") as f:
         pickle.dump(rows, f)
     print(f"wrote {args.out}: {len(rows)} abstracts in {time.time() - start:.0f}s", file=sys.stderr)

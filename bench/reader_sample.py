@@ -1,6 +1,7 @@
 """Each paper's kept methods and problems, with their feature rows, for a reader to judge.
 
     .venv/bin/python bench/reader_sample.py INPUT --out DIR [--sample N] [--seed S] [--parts K]
+        [--classifier candidate_classifier.json]
 
 Extracts the papers of ``INPUT`` (a random ``N`` of them with ``--sample``) as
 kg does and writes, in ``DIR``:
@@ -28,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from kg.extract import Extractor, load_model  # noqa: E402
+from kg.extract.classify import load_classifier  # noqa: E402
 from kg.extract.extractor import paper_sentences  # noqa: E402
 from kg.extract.reader import link_features  # noqa: E402
 from kg.extract.select import select_links  # noqa: E402
@@ -42,11 +44,20 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=None)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--parts", type=int, default=1)
+    parser.add_argument(
+        "--classifier", type=Path, default=None, help="a candidate classifier to try (JSON)"
+    )
     args = parser.parse_args()
     papers = read_papers(args.inputs)
     if args.sample:
         papers = random.Random(args.seed).sample(papers, min(args.sample, len(papers)))
-    extractor = Extractor(load_model())
+    # A classifier on trial has no reader model yet (one is trained on its links' verdicts).
+    if args.classifier:
+        extractor = Extractor(
+            load_model(), classifier=load_classifier(args.classifier), reader=None
+        )
+    else:
+        extractor = Extractor(load_model())
     s = extractor.settings
     limits = {Kind.METHOD: s.max_methods, Kind.PROBLEM: s.max_problems}
     sentence_lists = [paper_sentences(p) for p in papers]

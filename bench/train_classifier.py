@@ -1,20 +1,23 @@
-"""Train kg's candidate classifier on SciERC train and Inspec train, with 5-fold CV.
+"""Train kg's candidate classifier on SciERC, Inspec and the reader's index, with 5-fold CV.
 
-    .venv/bin/python bench/candidate_tables.py          # once: candidates, features, labels
-    .venv/bin/python bench/train_classifier.py [--tables /tmp/kg-tables.pkl]
+    .venv/bin/python bench/candidate_tables.py --index  # once: candidates, features, labels
+    .venv/bin/python bench/train_classifier.py [--tables /tmp/kg-tables.pkl] \
+        [--index-weight 3 --objective reader]
 
 Two logistic regressions over the same features (:mod:`kg.extract.classify`):
 *concept* (is the candidate a keyphrase of its abstract: a SciERC Method or
-Task entity, or an Inspec keyphrase) and *kind* (method, problem or another
-kind of term, from SciERC's entities only). Each dataset weighs the same in the concept model,
-whatever its size.
+Task entity, an Inspec keyphrase, or a method or problem of the reader's index)
+and *kind* (method, problem or another kind of term, from SciERC's entities and
+the reader's index). Each dataset weighs the same in both models, whatever its
+size, the reader's index ``--index-weight`` times as much.
 
 The decision thresholds (per kind, and the floor of weak mentions) are chosen
 by 5-fold cross-validation over abstracts: each fold's model runs kg's own
 selection (:func:`kg.extract.select.classified`, ``select_mentions``,
 ``weak_mentions``) on the abstracts it did not see, and the thresholds that
 maximise the mean of SciERC's Method+Task F1 (every link, weak ones included)
-and Inspec's keyphrase F1@10 are kept, among those whose SciERC precision is
+and Inspec's keyphrase F1@10 (with ``--objective reader``, and the reader's
+index's typed F1, every link counted) are kept, among those whose SciERC precision is
 at least ``MIN_PRECISION`` (precision first); thresholds within ``TIE`` of the
 best objective count as tied, and of those the strictest kind threshold wins
 (then the one keeping fewest links).
@@ -57,6 +60,7 @@ from kg.model import Kind  # noqa: E402
 from kg.text import clean  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
+from candidate_tables import index_key  # noqa: E402
 from head_kinds import spans_by_doc  # noqa: E402
 
 KIND_GRID = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
@@ -87,7 +91,7 @@ def refeatured(rows: list[dict], data: Path) -> list[dict]:
     for r in rows:
         t = r["table"]
         vectors = t.features[:, -EMBEDDING_DIM:]
-        text = texts[(r["dataset"], r["id"])]
+        text = r["clean"] if "clean" in r else texts[(r["dataset"], r["id"])]
         X = features(t.candidates, t.relevance, vectors, text, len(r["sentences"]))
         out.append({**r, "table": dataclasses.replace(t, features=X)})
     return out
@@ -122,13 +126,18 @@ def scierc_ids(rows: list[dict]) -> set[str]:
     return {r["id"] for r in rows if r["dataset"] == "scierc"}
 
 
-def kind_hits(clf: CandidateClassifier, rows: list[dict]) -> tuple[int, int]:
-    """How many of the rows' typed SciERC candidates the kind model types right, of how many."""
+def kind_hits(
+    clf: CandidateClassifier, rows: list[dict], dataset: str = "scierc"
+) -> tuple[int, int]:
+    """How many of the rows' typed candidates of ``dataset`` the kind model types right, of
+    how many."""
     typed = [
         (r["table"].features[r["y"] > 0], r["y"][r["y"] > 0])
         for r in rows
-        if r["dataset"] == "scierc"
+        if r["dataset"] == dataset
     ]
+    if not typed:
+        return 0, 0
     X = np.vstack([x for x, _ in typed])
     y = np.concatenate([y for _, y in typed])
     k = len(FEATURE_NAMES) - EMBEDDING_DIM
@@ -138,22 +147,29 @@ def kind_hits(clf: CandidateClassifier, rows: list[dict]) -> tuple[int, int]:
     return int((kind == y).sum()), len(y)
 
 
-def fit(rows: list[dict], C: float) -> CandidateClassifier:
+def fit(rows: list[dict], C: float, index_weight: float = 1.0) -> CandidateClassifier:
     X = np.vstack([r["table"].features for r in rows])
     y = np.concatenate([r["y"] for r in rows])
-    scierc = np.concatenate([np.full(len(r["y"]), r["dataset"] == "scierc") for r in rows])
+    dataset = np.concatenate([np.full(len(r["y"]), r["dataset"]) for r in rows])
     k = len(FEATURE_NAMES) - EMBEDDING_DIM
     mean = X[:, :k].mean(axis=0)
     scale = X[:, :k].std(axis=0) + 1e-6
     Xs = X.copy()
     Xs[:, :k] = (Xs[:, :k] - mean) / scale
-    # Each dataset weighs the same in the concept model.
-    weight = np.where(scierc, (~scierc).sum() / max(1, scierc.sum()), 1.0)
+    # Each dataset weighs the same in the concept model, the reader's index ``index_weight``
+    # times as much.
+    names, sizes = np.unique(dataset, return_counts=True)
+    share = {n: len(dataset) / (len(names) * c) for n, c in zip(names, sizes, strict=True)}
+    share["index"] = share.get("index", 0.0) * index_weight
+    weight = np.array([share[d] for d in dataset])
     # A keyphrase: an Inspec keyphrase, or a SciERC Method or Task (not another entity).
-    positive = (y == 1) | (y == 2) | (~scierc & (y > 0))
+    inspec = dataset == "inspec"
+    positive = (y == 1) | (y == 2) | (inspec & (y > 0))
     concept = LogisticRegression(C=C, max_iter=3000).fit(Xs, positive, sample_weight=weight)
-    typed = scierc & (y > 0)
-    kind = LogisticRegression(C=C, max_iter=3000).fit(Xs[typed], y[typed])
+    typed = ~inspec & (y > 0)
+    kind = LogisticRegression(C=C, max_iter=3000).fit(
+        Xs[typed], y[typed], sample_weight=weight[typed]
+    )
     order = [list(kind.classes_).index(k) for k in (1, 2, 3)]
     return CandidateClassifier(
         coef=np.vstack([concept.coef_[0], kind.coef_[order]]).astype(np.float32),
@@ -187,7 +203,8 @@ def linked(clf: CandidateClassifier, row: dict) -> tuple[list, list]:
 def figures(clf: CandidateClassifier, rows: list[dict]) -> dict[float, dict[str, Counts]]:
     """Out-of-fold counts at every weak floor of :data:`WEAK_GRID`."""
     out = {
-        wf: {"scierc": Counts(), "inspec@5": Counts(), "inspec@10": Counts()} for wf in WEAK_GRID
+        wf: {"scierc": Counts(), "inspec@5": Counts(), "inspec@10": Counts(), "index": Counts()}
+        for wf in WEAK_GRID
     }
     for r in rows:
         kept, weak = linked(clf, r)
@@ -200,6 +217,8 @@ def figures(clf: CandidateClassifier, rows: list[dict]) -> dict[float, dict[str,
                 acc["scierc"] += Counts(
                     1, len(unique_gold(r["gold"])), len(preds), match(preds, r["gold"])
                 )
+            elif r["dataset"] == "index":
+                acc["index"] += index_counts(mentions, r["gold"])
             else:
                 ranked = [m.text for m in sorted(mentions, key=lambda m: -m.score)]
                 acc["inspec@5"] += at_k(ranked, r["gold"], 5)
@@ -207,20 +226,43 @@ def figures(clf: CandidateClassifier, rows: list[dict]) -> dict[float, dict[str,
     return out
 
 
+def index_counts(mentions: list, gold: list[tuple[str, int]]) -> Counts:
+    """Typed matches against the reader's index: a mention whose text's or expansion's key
+    the reader listed as the mention's kind."""
+    kinds = {Kind.METHOD: 1, Kind.PROBLEM: 2}
+    wanted, found, predicted = set(gold), set(), 0
+    for m in mentions:
+        if m.kind in kinds:
+            predicted += 1
+            found |= {(index_key(f), kinds[m.kind]) for f in (m.text, m.expansion) if f} & wanted
+    return Counts(1, len(wanted), predicted, len(found))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tables", default="/tmp/kg-tables.pkl")
+    parser.add_argument("--tables", nargs="+", default=["/tmp/kg-tables.pkl"])
     parser.add_argument(
         "--out", default=str(ROOT / "kg" / "extract" / "models" / "candidate_classifier.json")
     )
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--C", type=float, default=0.5)
     parser.add_argument("--min-precision", type=float, default=MIN_PRECISION)
+    parser.add_argument(
+        "--index-weight", type=float, default=1.0, help="the reader's index against a dataset"
+    )
+    parser.add_argument(
+        "--objective",
+        choices=("benchmarks", "reader"),
+        default="benchmarks",
+        help="thresholds by SciERC F1 and Inspec F1@10, or with the reader's index's too",
+    )
     args = parser.parse_args()
 
     start = time.time()
-    with open(args.tables, "rb") as f:
-        rows = refeatured(pickle.load(f), args.data)
+    rows = []
+    for path in args.tables:
+        with open(path, "rb") as f:
+            rows += refeatured(pickle.load(f), args.data)
     print(f"{len(rows)} abstracts, {sum(len(r['y']) for r in rows)} candidates", file=sys.stderr)
 
     # one threshold for both kinds (they came out close whenever tried apart)
@@ -228,14 +270,16 @@ def main() -> None:
     totals: dict[tuple[float, float, float, float], dict[str, Counts]] = {}
     spans = spans_by_doc(args.data / "scierc_train.jsonl")
     folds = KFold(5, shuffle=True, random_state=0).split(rows)
-    right = typed = 0
+    right = typed = index_right = index_typed = 0
     for n, (train_idx, test_idx) in enumerate(folds, start=1):
         trained = scierc_ids([rows[i] for i in train_idx])
         fold_rows = with_prior(rows, spans, trained)
-        clf = fit([fold_rows[i] for i in train_idx], args.C)
+        clf = fit([fold_rows[i] for i in train_idx], args.C, args.index_weight)
         held = [fold_rows[i] for i in test_idx]
         hits, n_typed = kind_hits(clf, held)
         right, typed = right + hits, typed + n_typed
+        hits, n_typed = kind_hits(clf, held, "index")
+        index_right, index_typed = index_right + hits, index_typed + n_typed
         for tm, tp, ow in grid:
             for wf, got in figures(with_thresholds(clf, tm, tp, ow), held).items():
                 acc = totals.setdefault((tm, tp, wf, ow), {k: Counts() for k in got})
@@ -249,7 +293,10 @@ def main() -> None:
         # at least the kind threshold (here every weak mention counts; in a graph
         # only those another paper also mentions are linked).
         allowed = t["scierc"].precision >= args.min_precision and t_weak >= t_kind
-        return allowed, (t["scierc"].f1 + t["inspec@10"].f1) / 2
+        scores = [t["scierc"].f1, t["inspec@10"].f1]
+        if args.objective == "reader":
+            scores.append(t["index"].f1)
+        return allowed, sum(scores) / len(scores)
 
     # If no thresholds reach the precision floor, the best of all are taken.
     allowed = [item for item in totals.items() if objective(item)[0]] or list(totals.items())
@@ -268,10 +315,19 @@ def main() -> None:
         f"F1 {best['scierc'].f1:.3f}; Inspec train F1@5 {best['inspec@5'].f1:.3f} "
         f"F1@10 {best['inspec@10'].f1:.3f}"
     )
+    if index_typed:
+        i = best["index"]
+        summary += f"; reader's index P {i.precision:.3f} R {i.recall:.3f} F1 {i.f1:.3f}"
     print(
         f"kind accuracy out of fold: {right / typed:.3f} of {typed} typed candidates",
         file=sys.stderr,
     )
+    if index_typed:
+        print(
+            f"kind accuracy on the reader's index: {index_right / index_typed:.3f} of "
+            f"{index_typed}",
+            file=sys.stderr,
+        )
     print(
         f"out of fold at method {tm}, problem {tp}, weak floor {wf}, other weight {ow}: {summary}",
         file=sys.stderr,
@@ -280,12 +336,23 @@ def main() -> None:
         print(
             f"  {a} {b} {c} {d}: SciERC P {t['scierc'].precision:.3f} F1 {t['scierc'].f1:.3f}, "
             f"links {t['scierc'].predicted + t['inspec@10'].predicted}, "
-            f"Inspec F1@10 {t['inspec@10'].f1:.3f}",
+            f"Inspec F1@10 {t['inspec@10'].f1:.3f}, index P {t['index'].precision:.3f} "
+            f"F1 {t['index'].f1:.3f}",
             file=sys.stderr,
         )
 
-    final = fit(with_prior(rows, spans, scierc_ids(rows)), args.C)
-    n_scierc = sum(r["dataset"] == "scierc" for r in rows)
+    final = fit(with_prior(rows, spans, scierc_ids(rows)), args.C, args.index_weight)
+    n = {d: sum(r["dataset"] == d for r in rows) for d in ("scierc", "inspec", "index")}
+    sources = (
+        f"SciERC train ({n['scierc']} abstracts, Method/Task entities) and Inspec train "
+        f"({n['inspec']} abstracts, keyphrases)"
+    )
+    if n["index"]:
+        sources = (
+            f"SciERC train ({n['scierc']} abstracts, Method/Task entities), Inspec train "
+            f"({n['inspec']} abstracts, keyphrases) and the reader's index of {n['index']} ICML "
+            f"2024 abstracts (weight {args.index_weight})"
+        )
     final = CandidateClassifier(
         final.coef,
         final.intercept,
@@ -293,9 +360,7 @@ def main() -> None:
         final.scale,
         thresholds={"method": tm, "problem": tp, "weak": wf},
         trained_on=(
-            f"SciERC train ({n_scierc} abstracts, Method/Task entities) and Inspec train "
-            f"({len(rows) - n_scierc} abstracts, keyphrases); logistic regressions C={args.C}; "
-            f"thresholds by 5-fold CV ({summary})"
+            f"{sources}; logistic regressions C={args.C}; thresholds by 5-fold CV ({summary})"
         ),
         other_weight=ow,
     )

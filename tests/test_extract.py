@@ -9,7 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kg.extract import Extractor
-from kg.extract.classify import occurrences
+from kg.extract.candidates import Candidate
+from kg.extract.classify import FEATURE_NAMES, features, occurrences
+from kg.extract.embed import EMBEDDING_DIM
 from kg.extract.phrases import is_generic
 from kg.model import Kind, Paper, Role
 from kg.text import clean
@@ -202,6 +204,32 @@ _TEXT = st.text(alphabet="ab _-é1\u00b2.", max_size=25)
 def test_occurrences_counts_what_the_whole_word_pattern_finds(phrase: str, text: str) -> None:
     pattern = rf"(?<!\w){re.escape(phrase)}(?!\w)"
     assert occurrences(phrase, text) == len(re.findall(pattern, text))
+
+
+@given(phrase=_TEXT.filter(bool), text=_TEXT)
+def test_a_phrase_has_a_word_either_side_of_each_occurrence(phrase: str, text: str) -> None:
+    from kg.extract.classify import _neighbours
+
+    before, after = _neighbours(phrase, text)
+    assert len(before) == len(after) == occurrences(phrase, text)
+
+
+def test_a_phrase_written_where_a_verb_goes_says_so_in_its_features() -> None:
+    """ "can hide X": a verb starts it; "the agent controls a browser": a verb ends it."""
+    import numpy as np
+
+    text = (
+        "Pooling can hide cross-group heterogeneity. The agent controls a browser. "
+        "Gradient clipping, to clip, helps."
+    )
+    cands = [
+        Candidate("hide cross-group heterogeneity", 0),
+        Candidate("agent controls", 1),
+        Candidate("Gradient clipping", 2),
+    ]
+    X = features(cands, [0.5] * 3, np.zeros((3, EMBEDDING_DIM)), text, 3)
+    assert X[:, FEATURE_NAMES.index("verb_before")].tolist() == [1.0, 0.0, 0.0]
+    assert X[:, FEATURE_NAMES.index("determiner_after")].tolist() == [0.0, 1.0, 0.0]
 
 
 def test_occurrences_counts_whole_words_only() -> None:

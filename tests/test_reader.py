@@ -143,7 +143,7 @@ def test_a_reader_model_for_other_features_is_a_clear_error(tmp_path):
         load_reader(tmp_path / "missing.json")
 
 
-@pytest.mark.parametrize("name", ["icml-sample.jsonl", "seeds-sample.jsonl"])
+@pytest.mark.parametrize("name", sorted(p.name for p in LABELS.glob("*-sample.jsonl")))
 def test_every_reader_label_is_one_verdict_on_one_link(name):
     seen = set()
     for line in (LABELS / name).read_text(encoding="utf-8").splitlines():
@@ -154,6 +154,23 @@ def test_every_reader_label_is_one_verdict_on_one_link(name):
         key = (label["paper"], label["phrase"], label["role"])
         assert key not in seen, key
         seen.add(key)
+
+
+def test_the_readers_index_lists_each_paper_once_by_keys_not_text():
+    papers = set()
+    for line in (LABELS / "icml-index.jsonl").read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        assert entry["paper"].startswith("icml2024-") and entry["paper"] not in papers
+        papers.add(entry["paper"])
+        for key in entry["methods"] + entry["problems"]:
+            assert len(key) == 16 and int(key, 16) >= 0  # a key, no text
+    assert len(papers) >= 400
+    verdicts = {
+        json.loads(line)["paper"]
+        for name in ("icml-sample.jsonl", "icml2-sample.jsonl", "icml3-sample.jsonl")
+        for line in (LABELS / name).read_text(encoding="utf-8").splitlines()
+    }
+    assert not papers & verdicts  # the links judged are of papers the index never saw
 
 
 def test_each_link_reads_the_row_it_was_made_from():

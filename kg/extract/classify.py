@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,7 @@ from kg.errors import ModelError
 from kg.extract.candidates import Candidate
 from kg.extract.embed import EMBEDDING_DIM
 from kg.extract.head_prior import PRIOR_FEATURES, HeadPrior, load_head_prior
+from kg.extract.phrases import is_adverb
 from kg.lexicon import (
     METHOD_HEADS,
     NOMINAL_ING,
@@ -94,6 +96,8 @@ _HAND_FEATURES = (
     "holds_others",
     "ing_first",
     "plural_inside",
+    "verb_before",
+    "determiner_after",
     *PRIOR_FEATURES,
 )
 FEATURE_NAMES = _HAND_FEATURES + tuple(f"e{i}" for i in range(EMBEDDING_DIM))
@@ -133,6 +137,7 @@ def features(
     for i, c in enumerate(cands):
         words = c.text.split()
         count = occurrences(c.text.lower(), low)
+        before, after = _neighbours(c.text.lower(), low)
         h = head(c.expansion or c.text)
         freqs = [zipf(w) for w in words] or [0.0]
         inside = sum(padded[i] in other for j, other in enumerate(padded) if j != i)
@@ -171,6 +176,8 @@ def features(
                     and words[0] not in NOMINAL_ING
                 ),
                 float(any(w.islower() and singular(w) != w for w in words[:-1])),
+                _share(before, _verb_position),
+                _share(after, _DETERMINERS.__contains__),
                 *prior.features(h),
             ]
         )
@@ -195,6 +202,41 @@ def occurrences(phrase: str, text: str) -> int:
         else:
             start = i + 1
     return count
+
+
+# Words after which a lower-case word is a verb: "can hide X", "to propagate backward".
+_VERB_MARKERS = frozenset("to can cannot could may might must shall should will would not".split())
+# Words no noun phrase runs on to: a phrase right before one ends in a verb or
+# participle ("agent controls a browser", "algorithm satisfying the bounds").
+_DETERMINERS = frozenset("the a an its their this these those our his her".split())
+_WORD_BEFORE = re.compile(r"([\w-]+) +$")
+_WORD_AFTER = re.compile(r" +([\w-]+)")
+
+
+def _neighbours(phrase: str, text: str) -> tuple[list[str], list[str]]:
+    """The word right before and right after each whole-word occurrence of ``phrase`` in
+    ``text``: "" where punctuation or either end of the text comes between."""
+    before, after, start, n = [], [], 0, len(phrase)
+    while phrase and (i := text.find(phrase, start)) >= 0:
+        j = i + n
+        if (i == 0 or not _word_char(text[i - 1])) and (j == len(text) or not _word_char(text[j])):
+            left = _WORD_BEFORE.search(text, max(0, i - 40), i)
+            right = _WORD_AFTER.match(text, j, j + 40)
+            before.append(left.group(1) if left else "")
+            after.append(right.group(1) if right else "")
+            start = j
+        else:
+            start = i + 1
+    return before, after
+
+
+def _verb_position(word: str) -> bool:
+    return word in _VERB_MARKERS or is_adverb(word)
+
+
+def _share(words: list[str], test: Callable[[str], bool]) -> float:
+    """The share of ``words`` that pass ``test`` (0 for none)."""
+    return sum(map(test, words)) / len(words) if words else 0.0
 
 
 def _word_char(c: str) -> bool:
