@@ -181,6 +181,13 @@ def test_what_prior_work_uses_is_never_the_papers_method_but_may_be_its_problem(
     assert "beam search" in _kept(kept, **{"beam search": {"prior": True, "proposed": True}})
 
 
+def test_a_phrase_written_two_ways_is_kept_once():
+    kept = _kept(["non-convex stochastic optimization", "nonconvex stochastic optimization"])
+    assert kept == ["non-convex stochastic optimization"]
+    kept = _kept(["data curation", "data-curation", "Thompson sampling"])
+    assert sorted(kept) == ["Thompson sampling", "data curation"]
+
+
 def test_a_phrase_led_by_a_free_modifier_is_never_kept():
     free = {"free_modifier": True}
     assert _kept(["standard optimisers", "Thompson sampling"], **{"standard optimisers": free}) == [
@@ -212,6 +219,18 @@ def test_a_phrase_has_a_word_either_side_of_each_occurrence(phrase: str, text: s
 
     before, after = _neighbours(phrase, text)
     assert len(before) == len(after) == occurrences(phrase, text)
+    # the words themselves, by a pattern: a word, then spaces only, then the phrase
+    starts = [m.start() for m in re.finditer(rf"(?<!\w)(?={re.escape(phrase)}(?!\w))", text)]
+    taken, end = [], -1
+    for i in starts:  # whole-word occurrences without overlaps, as occurrences() counts
+        if i >= end:
+            taken.append(i)
+            end = i + len(phrase)
+    expected = []
+    for i in taken:
+        m = re.search(r"([\w-]+) +\Z", text[max(0, i - 40) : i])
+        expected.append(m.group(1) if m else "")
+    assert before == expected
 
 
 def test_a_phrase_written_where_a_verb_goes_says_so_in_its_features() -> None:

@@ -313,9 +313,24 @@ def test_a_label_without_its_language_tag_gets_a_hint(fake_build):
 def test_no_hint_where_no_label_carries_the_string(fake_build):
     """A string that is only an output or a separator ("method", ", ") is no label: an
     empty result says nothing about language tags."""
-    query = (
-        'SELECT ?c ?kind (GROUP_CONCAT(?l; separator=", ") AS ?names) WHERE { '
-        'VALUES ?kind { "method" } ?c skos:prefLabel ?l ; kg:unheardOf ?x } GROUP BY ?c ?kind'
-    )
-    code, out, err = run("query", query, "--graph", str(fake_build.out))
-    assert code == 0 and out.endswith("(0 rows)\n") and err == ""
+    for query in (
+        'SELECT ?c ?kind WHERE { VALUES ?kind { "method" } ?c kg:unheardOf ?kind }',
+        'SELECT (GROUP_CONCAT(?l; separator=", ") AS ?names) WHERE { '
+        "?c skos:prefLabel ?l ; kg:unheardOf ?x } GROUP BY ?c",
+    ):
+        code, out, err = run("query", query, "--graph", str(fake_build.out))
+        assert code == 0 and out.endswith("(0 rows)\n") and err == "", query
+
+
+def test_the_hint_reads_the_string_as_sparql_does(fake_build):
+    """Escapes are read, so a label with a quote or a tab gets the hint (in the same store,
+    with or without a time limit), and a raw line break in a long string breaks nothing."""
+    from kg.query.sparql import _plain_literal
+
+    assert _plain_literal('SELECT * { ?s ?p "say \\"hi\\"\\t" }', {}) == 'say "hi"\t'
+    label = run_query(fake_build.out, "SELECT ?l WHERE { ?c skos:prefLabel ?l } LIMIT 1").rows[0][0]
+    plain = f'SELECT ?c WHERE {{ ?c skos:prefLabel "{label.value}" }}'
+    for timeout in (None, 60):
+        assert run_query(fake_build.out, plain, timeout=timeout).hint, timeout
+    raw = 'SELECT ?c WHERE { ?c skos:prefLabel """a\rb""" }'
+    assert run_query(fake_build.out, raw, timeout=60).rows == ()

@@ -204,12 +204,13 @@ def occurrences(phrase: str, text: str) -> int:
     return count
 
 
-# Words after which a lower-case word is a verb: "can hide X", "to propagate backward".
+# Words after which a lower-case word is often a verb: "can hide X", "to propagate backward"
+# (not always: "applied to X"; the classifier weighs how often).
 _VERB_MARKERS = frozenset("to can cannot could may might must shall should will would not".split())
 # Words no noun phrase runs on to: a phrase right before one ends in a verb or
 # participle ("agent controls a browser", "algorithm satisfying the bounds").
 _DETERMINERS = frozenset("the a an its their this these those our his her".split())
-_WORD_BEFORE = re.compile(r"([\w-]+) +$")
+_WORD_BEFORE = re.compile(r"([\w-]+) +\Z")
 _WORD_AFTER = re.compile(r" +([\w-]+)")
 
 

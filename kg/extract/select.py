@@ -186,9 +186,11 @@ def _typed(
 
 
 def _overlaps(a: str, b: str) -> bool:
-    """One phrase's words (singular) are all in the other: "generative model(s)", "SGD noise"."""
+    """One phrase's words (singular) are all in the other ("generative model(s)", "SGD
+    noise"), or the two are one phrase written two ways ("non-convex" and "nonconvex",
+    "data-curation" and "data curation")."""
     wa, wb = ({singular(w).lower() for w in x.split()} for x in (a, b))
-    return wa <= wb or wb <= wa
+    return wa <= wb or wb <= wa or variant_key(a) == variant_key(b)
 
 
 def _inside(short: str, long: str) -> bool:

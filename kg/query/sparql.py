@@ -141,25 +141,33 @@ def run_query(
         names = " ".join(f"?{name}" for name in bindings)
         values = " ".join(_sparql(term) for term in bindings.values())
         query = f"{query.rstrip()}\nVALUES ({names}) {{ ({values}) }}\n"
-    result = _evaluated(source, query, timeout)
-    found = result.rows or result.boolean or result.triples
-    plain = None if found else _plain_literal(query, bindings or {})
-    # The hint only where its premise holds: the graph writes that text with a tag.
-    tagged = Term("literal", plain or "", "en")
-    if plain and _evaluated(source, f"ASK {{ ?s ?p {_sparql(tagged)} }}", timeout).boolean:
-        return replace(
-            result,
-            hint=f'no results; kg\'s labels carry a language tag, so "{plain}" does not match '
-            f'"{plain}"@en: write "{plain}"@en, or compare STR(?label) = "{plain}"',
-        )
-    return result
-
-
-def _evaluated(source: Any, query: str, timeout: float | None) -> QueryResult:
+    plain = _plain_literal(query, bindings or {})
     if timeout is None:
-        opened = _open(source)
-        return _with_note(_evaluate(opened.store, query), opened.note)
-    return _in_child(source, query, timeout)
+        return _answer(_open(source), query, plain)
+    return _in_child(source, query, plain, timeout)
+
+
+def _answer(opened: Any, query: str, plain: str | None) -> QueryResult:
+    """The query's result on an open store, with the hint about language tags where nothing
+    was found and the store writes ``plain`` with the tag the query left out."""
+    import pyoxigraph
+
+    result = _with_note(_evaluate(opened.store, query), opened.note)
+    if result.rows or result.boolean or result.triples or not plain:
+        return result
+    tagged = pyoxigraph.Literal(plain, language="en")
+    if next(iter(opened.store.quads_for_pattern(None, None, tagged)), None) is None:
+        return result
+    return replace(
+        result,
+        hint=f'no results; kg\'s labels carry a language tag, so "{plain}" does not match '
+        f'"{plain}"@en: write "{plain}"@en, or compare STR(?label) = "{plain}"',
+    )
+
+
+# SPARQL's string escapes (ECHAR), and what each stands for.
+_ESCAPES = {"t": "\t", "n": "\n", "r": "\r", "b": "\b", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
+_ESCAPE = re.compile(r"\\([tnrbf\"'\\])")
 
 
 def _plain_literal(query: str, bindings: Mapping[str, Term]) -> str | None:
@@ -178,7 +186,7 @@ def _plain_literal(query: str, bindings: Mapping[str, Term]) -> str | None:
         if not tagged and before not in ("(", ","):
             text = match.group()
             quote = 3 if text[:3] in ('"""', "'''") else 1
-            return text[quote:-quote]
+            return _ESCAPE.sub(lambda m: _ESCAPES[m.group(1)], text[quote:-quote])
     for term in bindings.values():
         if term.kind == "literal" and term.datatype == _XSD + "string":
             return term.value
@@ -274,14 +282,14 @@ def to_oxigraph(term: Term) -> Any:
 # --- time limit ------------------------------------------------------------------
 
 
-def _in_child(source: Any, query: str, timeout: float) -> QueryResult:
-    """Run the query in a child process; stop it after ``timeout`` seconds."""
+def _in_child(source: Any, query: str, plain: str | None, timeout: float) -> QueryResult:
+    """Run the query in a child process (:func:`_answer`); stop it after ``timeout`` seconds."""
     spec = _spec(source)
     # Forking is instant; a process with other threads is started afresh instead.
     single = threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
     context: Any = multiprocessing.get_context("fork" if single else "spawn")
     receive, send = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(spec, query, send), daemon=True)
+    child = context.Process(target=_child, args=(spec, query, plain, send), daemon=True)
     child.start()
     send.close()
     try:
@@ -314,10 +322,9 @@ def _spec(source: Any) -> _Source:
     return _Source(str(source), None)
 
 
-def _child(spec: _Source, query: str, send: Any) -> None:
+def _child(spec: _Source, query: str, plain: str | None, send: Any) -> None:
     try:
-        opened = _open(spec)
-        send.send((True, _with_note(_evaluate(opened.store, query), opened.note)))
+        send.send((True, _answer(_open(spec), query, plain)))
     except QueryError as exc:
         send.send((False, str(exc)))
     except Exception as exc:  # report anything, or the parent waits for its timeout
