@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -136,8 +136,8 @@ def features(
     rows = []
     for i, c in enumerate(cands):
         words = c.text.split()
-        count = occurrences(c.text.lower(), low)
         before, after = _neighbours(c.text.lower(), low)
+        count = len(before)  # its occurrences
         h = head(c.expansion or c.text)
         freqs = [zipf(w) for w in words] or [0.0]
         inside = sum(padded[i] in other for j, other in enumerate(padded) if j != i)
@@ -190,18 +190,19 @@ def occurrences(phrase: str, text: str) -> int:
     What ``re.findall(rf"(?<!\\w){re.escape(phrase)}(?!\\w)", text)`` counts,
     without compiling a pattern for each of a paper's hundreds of candidates.
     """
-    if not phrase:
-        return 0
-    count, start, n = 0, 0, len(phrase)
-    while (i := text.find(phrase, start)) >= 0:
-        if (i == 0 or not _word_char(text[i - 1])) and (
-            i + n == len(text) or not _word_char(text[i + n])
-        ):
-            count += 1
-            start = i + n
+    return sum(1 for _ in _spans(phrase, text))
+
+
+def _spans(phrase: str, text: str) -> Iterator[tuple[int, int]]:
+    """Where ``phrase`` occurs in ``text`` as whole words, without overlaps: (start, end)."""
+    start, n = 0, len(phrase)
+    while phrase and (i := text.find(phrase, start)) >= 0:
+        j = i + n
+        if (i == 0 or not _word_char(text[i - 1])) and (j == len(text) or not _word_char(text[j])):
+            yield i, j
+            start = j
         else:
             start = i + 1
-    return count
 
 
 # Words after which a lower-case word is often a verb: "can hide X", "to propagate backward"
@@ -216,18 +217,14 @@ _WORD_AFTER = re.compile(r" +([\w-]+)")
 
 def _neighbours(phrase: str, text: str) -> tuple[list[str], list[str]]:
     """The word right before and right after each whole-word occurrence of ``phrase`` in
-    ``text``: "" where punctuation or either end of the text comes between."""
-    before, after, start, n = [], [], 0, len(phrase)
-    while phrase and (i := text.find(phrase, start)) >= 0:
-        j = i + n
-        if (i == 0 or not _word_char(text[i - 1])) and (j == len(text) or not _word_char(text[j])):
-            left = _WORD_BEFORE.search(text, max(0, i - 40), i)
-            right = _WORD_AFTER.match(text, j, j + 40)
-            before.append(left.group(1) if left else "")
-            after.append(right.group(1) if right else "")
-            start = j
-        else:
-            start = i + 1
+    ``text`` (one each per occurrence): "" where punctuation or either end of the text comes
+    between."""
+    before, after = [], []
+    for i, j in _spans(phrase, text):
+        left = _WORD_BEFORE.search(text, max(0, i - 40), i)
+        right = _WORD_AFTER.match(text, j, j + 40)
+        before.append(left.group(1) if left else "")
+        after.append(right.group(1) if right else "")
     return before, after
 
 

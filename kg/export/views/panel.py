@@ -197,6 +197,8 @@ def _paper(
         role = str(m.get(ROLE) or "")
         links.append((c, ROLES.get(role, role), round(float(m.get(SCORE) or 0.0), 2), at))
     links.sort(key=lambda x: (_kind_rank(corpus.kind(x[0])), -x[2], corpus.label(x[0]), x[0]))
+    for _, role, _, _ in links:
+        roles.setdefault(role, len(roles))  # numbered when first met
     title = str(d.get(TITLE) or label)
     link = _web_link(d.get(LINK))
     return {
@@ -208,7 +210,7 @@ def _paper(
         "year": year_of(d.get(YEAR)),
         "authors": [str(a) for a in d.get(AUTHORS) or ()],
         **({"link": link} if link else {}),
-        "concepts": [[number[c], roles.setdefault(r, len(roles)), w, at] for c, r, w, at in links],
+        "concepts": [[number[c], roles[r], w, at] for c, r, w, at in links],
         "fields": sorted(number[f] for f in corpus.paper_fields[paper]),
         "links": len(corpus.neighbours[paper]),
         "file": file,
