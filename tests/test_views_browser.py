@@ -706,6 +706,27 @@ def test_large_views_open_bounded_and_say_what_they_hide(browser, large_pages, v
     v.close()
 
 
+def test_a_popular_concepts_papers_are_listed_a_page_at_a_time(browser, large_pages):
+    """The surest 200 first, then 200 more at each click, until every paper is listed."""
+    out, corpus = large_pages
+    concept = max(corpus.papers_of, key=lambda c: (len(corpus.papers_of[c]), c))
+    assert len(corpus.papers_of[concept]) > 400, concept
+    v = open_view(browser, out / "concept-map.html")
+    v.js("id => kgView.choose(id)", concept)
+    papers = v.page.locator("#kg-detail a.kg-link[data-node^='paper:']")
+    more = v.page.locator("#kg-detail .kg-show-more")
+    assert papers.count() == 200 and more.count() == 1
+    clicks = 0
+    while more.count():
+        more.click()
+        clicks += 1
+    listed = papers.evaluate_all("as => as.map(a => a.dataset.node)")
+    assert sorted(listed) == sorted(corpus.papers_of[concept])
+    assert clicks == -(-len(listed) // 200) - 1
+    v.clean()
+    v.close()
+
+
 # --- a mixed build: several venues, years and areas -------------------------------------------
 
 

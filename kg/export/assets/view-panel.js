@@ -160,7 +160,7 @@
     if (byId[id]) return;
     var why = VIEW === "paper-map" && CONCEPTS[id]
       ? "Concepts are not nodes of the paper map: its papers are highlighted."
-      : "Not drawn in this view (see the note on the map); listed here in full.";
+      : "Not drawn in this view (see the note on the map); listed here.";
     detail.append(el("p", why, "kg-note"));
   }
   var shown = 0;  // counts the panels shown: a paper's details fill only the latest one
@@ -229,6 +229,9 @@
       detail.append(el("h3", "nearest papers"), el("p", "No shared-concept links.", "kg-meta"));
     }
   }
+  // A concept's papers are listed the surest first, PAPERS_AT_ONCE at a time: the top concept
+  // of 50,000 papers took 2 s to list in full.
+  var PAPERS_AT_ONCE = 200;
   function showConcept(id) {
     var c = CONCEPTS[id];
     detail.append(el("h2", c.label));
@@ -241,12 +244,25 @@
     if (c.narrower.length) section("narrower (" + c.narrower.length + ")", c.narrower.map(conceptItem));
     var papers = c.papers.map(function (q) { return [q, mention(q, id)]; });
     papers.sort(function (a, b) { return (b[1] ? b[1][2] : 0) - (a[1] ? a[1][2] : 0) || (label(a[0]) < label(b[0]) ? -1 : 1); });
-    section("papers (" + papers.length + ")", papers.map(function (x) {
-      var li = el("li");
-      li.append(ref(x[0]));
-      if (x[1]) li.append(el("span", " — " + x[1][1] + ", " + x[1][2].toFixed(2), "kg-meta"));
-      return li;
-    }));
+    section("papers (" + papers.length + ")", papers.slice(0, PAPERS_AT_ONCE).map(paperLine));
+    if (papers.length > PAPERS_AT_ONCE) more(detail.lastChild, papers, PAPERS_AT_ONCE);
+  }
+  function paperLine(x) {  // a paper of a concept, with its role and confidence there
+    var li = el("li");
+    li.append(ref(x[0]));
+    if (x[1]) li.append(el("span", " — " + x[1][1] + ", " + x[1][2].toFixed(2), "kg-meta"));
+    return li;
+  }
+  function more(ul, papers, from) {
+    var left = papers.length - from;
+    var button = el("button", "show " + Math.min(left, PAPERS_AT_ONCE) + " more of " + left, "kg-show-more");
+    button.type = "button";
+    button.addEventListener("click", function () {
+      papers.slice(from, from + PAPERS_AT_ONCE).forEach(function (x) { ul.append(paperLine(x)); });
+      button.remove();
+      if (left > PAPERS_AT_ONCE) more(ul, papers, from + PAPERS_AT_ONCE);
+    });
+    ul.after(button);
   }
   function conceptItem(id) {
     var li = el("li");
