@@ -40,7 +40,7 @@ from kg.errors import ModelError
 from kg.extract.candidates import Candidate
 from kg.extract.embed import EMBEDDING_DIM
 from kg.extract.head_prior import PRIOR_FEATURES, HeadPrior, load_head_prior
-from kg.extract.phrases import is_adverb
+from kg.extract.phrases import DETERMINERS, is_adverb
 from kg.lexicon import (
     METHOD_HEADS,
     NOMINAL_ING,
@@ -210,7 +210,7 @@ def _spans(phrase: str, text: str) -> Iterator[tuple[int, int]]:
 _VERB_MARKERS = frozenset("to can cannot could may might must shall should will would not".split())
 # Words no noun phrase runs on to: a phrase right before one ends in a verb or
 # participle ("agent controls a browser", "algorithm satisfying the bounds").
-_DETERMINERS = frozenset("the a an its their this these those our his her".split())
+_DETERMINERS = DETERMINERS | {"his", "her"}
 _WORD_BEFORE = re.compile(r"([\w-]+) +\Z")
 _WORD_AFTER = re.compile(r" +([\w-]+)")
 

@@ -61,7 +61,7 @@ _GERUND_VERB_AFTER = frozenset(
     "by for of in on when while after before via without through towards toward".split()
 )
 # Words that open a noun phrase: a word right before one ends the phrase before it.
-_DETERMINERS = frozenset("a an the this these those its their our".split())
+DETERMINERS = frozenset("a an the this these those its their our".split())
 # Endings of -s words that are not verb forms ("class", "status", "analysis", "physics").
 _NOT_VERB_S = ("ss", "us", "is", "ics")
 # Endings of the adjectives and participles a term's adverb qualifies ("fully connected",
@@ -334,7 +334,7 @@ def _verb_here(word: str, following: str, after_and: bool) -> bool:
     low = word.lower()
     if low not in NOUN_VERBS:
         return (
-            following in _DETERMINERS
+            following in DETERMINERS
             and word.islower()
             and low.endswith("s")
             and not low.endswith(_NOT_VERB_S)

@@ -141,19 +141,22 @@ def run_query(
         names = " ".join(f"?{name}" for name in bindings)
         values = " ".join(_sparql(term) for term in bindings.values())
         query = f"{query.rstrip()}\nVALUES ({names}) {{ ({values}) }}\n"
-    plain = _plain_literal(query, bindings or {})
+    given = dict(bindings or {})
     if timeout is None:
-        return _answer(_open(source), query, plain)
-    return _in_child(source, query, plain, timeout)
+        return _answer(_open(source), query, given)
+    return _in_child(source, query, given, timeout)
 
 
-def _answer(opened: Any, query: str, plain: str | None) -> QueryResult:
+def _answer(opened: Any, query: str, bindings: Mapping[str, Term]) -> QueryResult:
     """The query's result on an open store, with the hint about language tags where nothing
-    was found and the store writes ``plain`` with the tag the query left out."""
+    was found and the store writes the query's plain string with the tag it left out."""
     import pyoxigraph
 
     result = _with_note(_evaluate(opened.store, query), opened.note)
-    if result.rows or result.boolean or result.triples or not plain:
+    if result.rows or result.boolean or result.triples:
+        return result
+    plain = _plain_literal(query, bindings)
+    if not plain:
         return result
     tagged = pyoxigraph.Literal(plain, language="en")
     if next(iter(opened.store.quads_for_pattern(None, None, tagged)), None) is None:
@@ -282,14 +285,14 @@ def to_oxigraph(term: Term) -> Any:
 # --- time limit ------------------------------------------------------------------
 
 
-def _in_child(source: Any, query: str, plain: str | None, timeout: float) -> QueryResult:
+def _in_child(source: Any, query: str, bindings: Mapping[str, Term], timeout: float) -> QueryResult:
     """Run the query in a child process (:func:`_answer`); stop it after ``timeout`` seconds."""
     spec = _spec(source)
     # Forking is instant; a process with other threads is started afresh instead.
     single = threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
     context: Any = multiprocessing.get_context("fork" if single else "spawn")
     receive, send = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(spec, query, plain, send), daemon=True)
+    child = context.Process(target=_child, args=(spec, query, bindings, send), daemon=True)
     child.start()
     send.close()
     try:
@@ -322,9 +325,9 @@ def _spec(source: Any) -> _Source:
     return _Source(str(source), None)
 
 
-def _child(spec: _Source, query: str, plain: str | None, send: Any) -> None:
+def _child(spec: _Source, query: str, bindings: Mapping[str, Term], send: Any) -> None:
     try:
-        send.send((True, _answer(_open(spec), query, plain)))
+        send.send((True, _answer(_open(spec), query, bindings)))
     except QueryError as exc:
         send.send((False, str(exc)))
     except Exception as exc:  # report anything, or the parent waits for its timeout
