@@ -437,3 +437,32 @@ def test_what_prior_work_uses_is_no_method_of_the_paper():
     assert listed["drip tape"].prior and listed["furrow dams"].prior
     bayes = {c.text: c for c in candidates(["Prior elicitation methods encode soil expertise."])}
     assert not any(c.prior for c in bayes.values())
+
+
+def test_what_the_paper_studies_is_its_subject_with_what_it_is_of():
+    found = texts(
+        [
+            "We study the sample complexity of robust mean estimation of heavy-tailed laws.",
+            "Robust mean estimation matters in practice.",
+        ]
+    )
+    subject = found["robust mean estimation of heavy-tailed laws"]
+    assert subject.studied and subject.cue is Kind.PROBLEM
+    assert not found["robust mean estimation"].studied  # only the whole subject is marked
+    found = texts(
+        ["In this paper we investigate the existence of partially observable equilibria."]
+    )
+    assert found["partially observable equilibria"].studied  # an adverb of the term stays
+    found = texts(["We then analyze Hydra-Rank on sparse graphs."])
+    assert found["Hydra-Rank"].studied and found["Hydra-Rank"].cue is Kind.METHOD
+
+
+def test_a_lone_common_word_a_kind_noun_or_a_clause_is_no_studied_subject():
+    for sentence in (
+        "We study fairness in ranking.",
+        "We then investigate the finite case.",
+        "We study how agents coordinate.",
+        "These estimators study nothing at all.",
+        "We propose sparse routing for mixtures of experts.",
+    ):
+        assert not any(c.studied for c in candidates([sentence])), sentence

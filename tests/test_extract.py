@@ -135,16 +135,15 @@ def test_a_proposed_name_keeps_the_confidence_such_names_earn():
     assert scored["message passing"].prob == pytest.approx(0.2)
 
 
-def test_a_title_phrase_is_a_concept_as_likely_as_it_is_one_at_all():
+def _unsure_classifier():
+    """A concept with probability 0.2, split evenly between method and problem (0.1 each),
+    under thresholds of 0.5."""
     import numpy as np
 
-    from kg.extract.candidates import Candidate
     from kg.extract.classify import FEATURE_NAMES, CandidateClassifier
     from kg.extract.embed import EMBEDDING_DIM
-    from kg.extract.select import CandidateTable, classified
 
-    # A concept with probability 0.2, split evenly between method and problem (0.1 each).
-    unsure = CandidateClassifier(
+    return CandidateClassifier(
         coef=np.zeros((4, len(FEATURE_NAMES))),
         intercept=np.array([np.log(0.2 / 0.8), 0.0, 0.0, -30.0]),
         mean=np.zeros(len(FEATURE_NAMES) - EMBEDDING_DIM),
@@ -152,6 +151,16 @@ def test_a_title_phrase_is_a_concept_as_likely_as_it_is_one_at_all():
         thresholds={"method": 0.5, "problem": 0.5},
         trained_on="a test",
     )
+
+
+def test_a_title_phrase_is_a_concept_as_likely_as_it_is_one_at_all():
+    import numpy as np
+
+    from kg.extract.candidates import Candidate
+    from kg.extract.classify import FEATURE_NAMES
+    from kg.extract.select import CandidateTable, classified
+
+    unsure = _unsure_classifier()
     cands = [Candidate("wavelet packet coding", 0), Candidate("subband filter design", 1)]
     X = np.zeros((2, len(FEATURE_NAMES)))
     titled = {
@@ -348,3 +357,21 @@ def test_a_phrase_the_text_only_writes_before_of_is_cut_short():
     assert _kept(phrases, sentences=said) == []
     said[1] += " We compare Thompson sampling with UCB."  # used on its own too
     assert _kept(phrases, sentences=said) == ["Thompson sampling"]
+
+
+def test_what_a_paper_studies_is_kept_as_its_wording_types_it_when_the_model_doubts():
+    import numpy as np
+
+    from kg.extract.classify import FEATURE_NAMES
+    from kg.extract.select import CandidateTable, classified
+
+    unsure = _unsure_classifier()
+    cands = [
+        Candidate("learning of sparse parities", 1, Kind.PROBLEM, studied=True),
+        Candidate("subband filter design", 1, Kind.PROBLEM),
+    ]
+    X = np.zeros((2, len(FEATURE_NAMES)))
+    scored = {s.candidate.text: s for s in classified(CandidateTable(cands, [0.5, 0.5], X), unsure)}
+    assert scored["learning of sparse parities"].kind is Kind.PROBLEM
+    assert scored["learning of sparse parities"].prob == pytest.approx(0.2)
+    assert scored["subband filter design"].kind is None  # the same doubt, not its subject

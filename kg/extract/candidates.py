@@ -20,19 +20,19 @@ from kg.extract.phrases import (
     chunks,
     is_generic,
     is_weak,
+    kind_word,
     loose_chunks,
     span_bounds,
     trim,
     written,
 )
+from kg.extract.subjects import studied_subject
 from kg.lexicon import (
     GENERIC_NOUNS,
-    KIND_NOUNS,
     head,
     is_fixed_term,
     looks_like_name,
     lower_case_words,
-    singular,
 )
 from kg.model import Kind
 
@@ -70,6 +70,9 @@ class Candidate:
         prior: True when every sentence that writes it is about prior work
             ("Existing methods rely on X"): not a method of this paper
             (:func:`kg.extract.cues.prior_only`).
+        studied: True when it is what the paper says it studies ("We study the
+            complexity of smoothed agnostic learning of halfspaces"): the
+            subject of an analysis paper, a phrase that may hold "of".
     """
 
     text: str
@@ -83,6 +86,7 @@ class Candidate:
     modifier: bool = False
     compared: bool = False
     prior: bool = False
+    studied: bool = False
 
 
 @dataclass(frozen=True)
@@ -142,6 +146,13 @@ def candidates(
             if c.text.lower() not in seen:
                 seen[c.text.lower()] = c
                 heads.add(c.text.lower())
+    for index, (sentence, context) in enumerate(zip(sentences, contexts, strict=True)):
+        subject = studied_subject(sentence, lambda p: _fixed(p.lower(), abstract), abstract.defined)
+        if subject:
+            key = " ".join(subject).lower()
+            found = seen.get(key) or _candidate(subject, index, context, abstract)
+            seen[key] = replace(found, studied=True, cue=found.cue or Kind.PROBLEM)
+            heads.add(key)
     loose_heads = set(heads)  # the same rule for the wider runs
     for index, (sentence, context) in enumerate(zip(sentences, contexts, strict=True)):
         runs = loose_chunks(sentence)
@@ -271,15 +282,9 @@ def _phrases(
 def _run_end(run: list[str]) -> int:
     """Where a run's own nouns end (generic nouns and words trimming drops don't count)."""
     last = len(run)
-    while last > 0 and (_kind_word(run[last - 1]) or not trim(run[last - 1 :])):
+    while last > 0 and (kind_word(run[last - 1]) or not trim(run[last - 1 :])):
         last -= 1
     return last
-
-
-def _kind_word(word: str) -> bool:
-    """A noun that says only what kind of thing the words before it name ("tasks")."""
-    low = singular(word.lower())
-    return low in KIND_NOUNS or low in GENERIC_NOUNS
 
 
 def _loose_phrases(runs: list[list[str]], seen: dict[str, Candidate]) -> Iterator[list[str]]:

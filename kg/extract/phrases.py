@@ -16,6 +16,7 @@ from kg.lexicon import (
     ADJECTIVE_HEADS,
     GENERIC_NOUNS,
     INFINITIVES,
+    KIND_NOUNS,
     NOMINAL_ING,
     NOT_ADVERBS_LY,
     NOT_VERBS_ISE,
@@ -47,6 +48,7 @@ __all__ = [
     "is_weak",
     "is_adverb",
     "is_generic",
+    "kind_word",
     "names_quantity",
 ]
 
@@ -117,6 +119,12 @@ def names_quantity(phrase: str) -> bool:
     if not words or head(phrase) not in QUANTITY_HEADS:
         return False
     return not looks_like_name(words[-1]) or not is_general_word(head(phrase))
+
+
+def kind_word(word: str) -> bool:
+    """A noun that says only what kind of thing the words before it name ("tasks")."""
+    low = singular(word.lower())
+    return low in KIND_NOUNS or low in GENERIC_NOUNS
 
 
 def is_generic(phrase: str) -> bool:

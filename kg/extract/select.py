@@ -57,6 +57,9 @@ _AUTHOR_KEYWORD = 0.8
 # name a paper's main concepts. On Inspec train the title phrases this adds
 # are as often keyphrases as the phrases kept without them (0.46 at 10).
 _TITLE_FLOOR = 0.1
+# What a paper says it studies ("We study the complexity of X") is a concept of the paper
+# if the classifier finds it at least this likely a concept at all (as a title's phrase).
+_STUDIED_FLOOR = 0.1
 # A phrase the paper mentions but does not keep is passed on as a weak mention
 # (a link only if other papers mention it too) when it is at least this likely
 # a method or problem.
@@ -97,12 +100,13 @@ class CandidateTable:
 def classified(table: CandidateTable, classifier: CandidateClassifier) -> list[Scored]:
     """Type candidates by the classifier; a kind nobody passes gets its likeliest phrase.
 
-    That likeliest phrase is kept only above :data:`_FALLBACK_FLOOR`, so a
-    paper that names no problem gets none rather than a wrong one.
+    That likeliest phrase is kept only above :data:`_FALLBACK_FLOOR`, so a paper that
+    names no problem gets none rather than a wrong one.
 
-    A phrase the paper says it proposes stays a method whatever the classifier
-    thinks of its kind, with the probability that it is a concept at all; for
-    a name (GINOP, Dual-MTP) that is at least how often such names are methods.
+    A phrase the paper says it proposes stays a method whatever the classifier thinks of
+    its kind, with the probability that it is a concept at all; for a name (GINOP,
+    Dual-MTP) that is at least how often such names are methods. What it says it studies
+    ("we study X") is its subject, typed by its wording, above :data:`_STUDIED_FLOOR`.
     """
     cands = table.candidates
     if not cands:
@@ -154,6 +158,8 @@ def _typed(
         kind, prob = Kind.METHOD, max(entity, _PROPOSED_NAME) if named else entity
     elif quantity:
         kind = None  # a bound, rate or assumption is neither method nor problem
+    elif c.studied and entity >= _STUDIED_FLOOR:
+        kind, prob = c.cue, entity  # what the paper studies: its subject, typed by its wording
     elif c.cue is not None and entity >= _CUED_ENTITY:
         kind, prob = c.cue, entity  # a concept the wording types: trust the wording
     elif prob < classifier.thresholds[likeliest.value]:
@@ -172,10 +178,11 @@ def _typed(
     if is_general_word(c.text) and not c.keyword:
         kind = None  # "space", "token": general English, never a concept alone
     member = class_member(c.text)  # "gradient boosting algorithms": gradient boosting
-    if member is not None and trim(member.split()) != member.split():
-        member = None  # "core statistical mechanisms": "core statistical" names nothing
     if member is not None and member != c.text:
-        c = replace(c, text=member)
+        if trim(member.split()) != member.split():
+            member = None  # "core statistical mechanisms": "core statistical" names nothing
+        else:
+            c = replace(c, text=member)
     own = c.keyword or c.proposed or (titled and c.sentence == 0)
     if (member is None or is_umbrella(c.expansion or c.text)) and not own:
         kind = None  # "LLMs", "bandit algorithms": over many papers' concepts, not this one's
@@ -208,15 +215,14 @@ def select_mentions(
 ) -> list[Mention]:
     """Pick the methods and problems of one paper from its scored candidates.
 
-    Proposed names come first, then phrases by the classifier's probability
-    (by relevance without a classifier); a phrase that is part of (or
-    contains) one already chosen of the same kind is skipped, and so is a
-    plain phrase inside a chosen phrase of the other kind.
+    Proposed names come first, then phrases by the classifier's probability (by relevance
+    without a classifier); a phrase that is part of (or contains) one already chosen of the
+    same kind is skipped, and so is a plain phrase inside a chosen phrase of the other kind.
 
     Args:
         limits: Most mentions kept per kind (methods, problems).
-        min_relevance: Candidates less similar than this to the abstract are
-            dropped unless nothing else of their kind is left.
+        min_relevance: Candidates less similar than this to the abstract are dropped unless
+            nothing else of their kind is left.
     """
     return [m for m, _ in select_links(scored, sentences, limits, min_relevance)]
 
@@ -229,9 +235,9 @@ def select_links(
 ) -> list[tuple[Mention, int]]:
     """:func:`select_mentions`, each with the row of ``scored`` it was made from.
 
-    A mention's phrase may be no candidate's ("model merging" of "model
-    merging approaches"), and one phrase may be a method in one row and a
-    problem in another, so the row is what tells which candidate it is.
+    A mention's phrase may be no candidate's ("model merging" of "model merging approaches"),
+    and one phrase may be a method in one row and a problem in another, so the row is what
+    tells which candidate it is.
     """
     if not scored:
         return []
@@ -339,9 +345,8 @@ def weak_mentions(
 ) -> list[Mention]:
     """The phrases a paper mentions but did not keep, if at least ``floor`` likely concepts.
 
-    Each carries the kind it would most likely have and its probability of
-    being a method or problem at all; :mod:`kg.concepts` links it only when
-    another paper mentions it too.
+    Each carries the kind it would most likely have and its probability of being a method
+    or problem at all; :mod:`kg.concepts` links it only when another paper mentions it too.
     """
     taken = {variant_key(m.text) for m in chosen} | {
         variant_key(m.expansion) for m in chosen if m.expansion
