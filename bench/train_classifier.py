@@ -50,7 +50,7 @@ from kg.evaluate.counts import Counts  # noqa: E402
 from kg.evaluate.gold import load_gold  # noqa: E402
 from kg.evaluate.keyphrases import at_k  # noqa: E402
 from kg.evaluate.matching import Predicted, match, unique_gold  # noqa: E402
-from kg.extract.classify import FEATURE_NAMES, CandidateClassifier, features  # noqa: E402
+from kg.extract.classify import FEATURE_NAMES, HAND, CandidateClassifier, features  # noqa: E402
 from kg.extract.embed import EMBEDDING_DIM  # noqa: E402
 from kg.extract.extractor import Settings  # noqa: E402
 from kg.extract.head_prior import PRIOR_FEATURES, HeadPrior  # noqa: E402
@@ -79,8 +79,9 @@ TIE = 0.005
 def refeatured(rows: list[dict], data: Path) -> list[dict]:
     """The rows with their feature columns recomputed by today's :func:`features`.
 
-    The tables keep each candidate's embedding (the slow part) as the last
-    columns, so a change to the hand features needs no new tables.
+    The tables keep each candidate's embedding and its vector in context (the
+    slow part) as the last columns, so a change to the hand features needs no
+    new tables.
     """
     texts = {
         (name, g.id): clean(g.text)
@@ -90,9 +91,10 @@ def refeatured(rows: list[dict], data: Path) -> list[dict]:
     out = []
     for r in rows:
         t = r["table"]
-        vectors = t.features[:, -EMBEDDING_DIM:]
+        vectors = t.features[:, HAND : HAND + EMBEDDING_DIM]
+        context = t.features[:, HAND + EMBEDDING_DIM :]
         text = r["clean"] if "clean" in r else texts[(r["dataset"], r["id"])]
-        X = features(t.candidates, t.relevance, vectors, text, len(r["sentences"]))
+        X = features(t.candidates, t.relevance, vectors, context, text, len(r["sentences"]))
         out.append({**r, "table": dataclasses.replace(t, features=X)})
     return out
 
@@ -140,9 +142,8 @@ def kind_hits(
         return 0, 0
     X = np.vstack([x for x, _ in typed])
     y = np.concatenate([y for _, y in typed])
-    k = len(FEATURE_NAMES) - EMBEDDING_DIM
     X = X.copy()
-    X[:, :k] = (X[:, :k] - clf.mean) / clf.scale
+    X[:, :HAND] = (X[:, :HAND] - clf.mean) / clf.scale
     kind = np.argmax(X @ clf.coef[1:].T + clf.intercept[1:], axis=1) + 1
     return int((kind == y).sum()), len(y)
 
@@ -151,7 +152,7 @@ def fit(rows: list[dict], C: float, index_weight: float = 1.0) -> CandidateClass
     X = np.vstack([r["table"].features for r in rows])
     y = np.concatenate([r["y"] for r in rows])
     dataset = np.concatenate([np.full(len(r["y"]), r["dataset"]) for r in rows])
-    k = len(FEATURE_NAMES) - EMBEDDING_DIM
+    k = HAND
     mean = X[:, :k].mean(axis=0)
     scale = X[:, :k].std(axis=0) + 1e-6
     Xs = X.copy()

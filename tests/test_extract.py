@@ -111,16 +111,15 @@ def test_a_proposed_name_keeps_the_confidence_such_names_earn():
     import numpy as np
 
     from kg.extract.candidates import Candidate
-    from kg.extract.classify import FEATURE_NAMES, CandidateClassifier
-    from kg.extract.embed import EMBEDDING_DIM
+    from kg.extract.classify import FEATURE_NAMES, HAND, CandidateClassifier
     from kg.extract.select import CandidateTable, classified
 
     # A classifier that doubts everything: "not a concept" with probability 0.8.
     doubtful = CandidateClassifier(
         coef=np.zeros((4, len(FEATURE_NAMES))),
         intercept=np.array([np.log(0.2 / 0.8), 0.0, 0.0, -30.0]),  # never "another term"
-        mean=np.zeros(len(FEATURE_NAMES) - EMBEDDING_DIM),
-        scale=np.ones(len(FEATURE_NAMES) - EMBEDDING_DIM),
+        mean=np.zeros(HAND),
+        scale=np.ones(HAND),
         thresholds={"method": 0.5, "problem": 0.5},
         trained_on="a test",
     )
@@ -140,14 +139,13 @@ def _unsure_classifier():
     under thresholds of 0.5."""
     import numpy as np
 
-    from kg.extract.classify import FEATURE_NAMES, CandidateClassifier
-    from kg.extract.embed import EMBEDDING_DIM
+    from kg.extract.classify import FEATURE_NAMES, HAND, CandidateClassifier
 
     return CandidateClassifier(
         coef=np.zeros((4, len(FEATURE_NAMES))),
         intercept=np.array([np.log(0.2 / 0.8), 0.0, 0.0, -30.0]),
-        mean=np.zeros(len(FEATURE_NAMES) - EMBEDDING_DIM),
-        scale=np.ones(len(FEATURE_NAMES) - EMBEDDING_DIM),
+        mean=np.zeros(HAND),
+        scale=np.ones(HAND),
         thresholds={"method": 0.5, "problem": 0.5},
         trained_on="a test",
     )
@@ -255,7 +253,8 @@ def test_a_phrase_written_where_a_verb_goes_says_so_in_its_features() -> None:
         Candidate("agent controls", 1),
         Candidate("Gradient clipping", 2),
     ]
-    X = features(cands, [0.5] * 3, np.zeros((3, EMBEDDING_DIM)), text, 3)
+    zeros = np.zeros((3, EMBEDDING_DIM))
+    X = features(cands, [0.5] * 3, zeros, zeros, text, 3)
     assert X[:, FEATURE_NAMES.index("verb_before")].tolist() == [1.0, 0.0, 0.0]
     assert X[:, FEATURE_NAMES.index("determiner_after")].tolist() == [0.0, 1.0, 0.0]
 
@@ -269,16 +268,14 @@ def _sure_classifier(kind: str):
     """A classifier sure that every candidate is a concept of ``kind``."""
     import numpy as np
 
-    from kg.extract.classify import FEATURE_NAMES, CandidateClassifier
-    from kg.extract.embed import EMBEDDING_DIM
+    from kg.extract.classify import FEATURE_NAMES, HAND, CandidateClassifier
 
-    hand = len(FEATURE_NAMES) - EMBEDDING_DIM
     logits = {"method": [30.0, 0.0, -30.0], "problem": [0.0, 30.0, -30.0]}[kind]
     return CandidateClassifier(
         coef=np.zeros((4, len(FEATURE_NAMES))),
         intercept=np.array([30.0, *logits]),
-        mean=np.zeros(hand),
-        scale=np.ones(hand),
+        mean=np.zeros(HAND),
+        scale=np.ones(HAND),
         thresholds={"method": 0.5, "problem": 0.5},
         trained_on="a test",
     )

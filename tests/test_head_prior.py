@@ -97,7 +97,8 @@ def test_the_classifier_features_carry_the_prior_of_the_phrase_head():
 
     prior = HeadPrior.from_spans(SPANS)
     cands = [Candidate("graph networks", 0), Candidate("ASR", 0, expansion="speech recognition")]
-    X = features(cands, [0.5, 0.4], np.zeros((2, EMBEDDING_DIM)), "graph networks. ASR", 1, prior)
+    zeros = np.zeros((2, EMBEDDING_DIM))
+    X = features(cands, [0.5, 0.4], zeros, zeros, "graph networks. ASR", 1, prior)
     cols = [FEATURE_NAMES.index(f) for f in PRIOR_FEATURES]
     assert np.allclose(X[0, cols], prior.features("network"))
     assert np.allclose(X[1, cols], prior.features("recognition"))  # an acronym: its expansion

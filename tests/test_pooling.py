@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from conftest import Counting
 
-from kg.extract.embed import MiniLM, read
-from kg.extract.pooling import locate, sentence_vectors
+from kg.extract.embed import MiniLM, TextVectors, read
+from kg.extract.pooling import in_context, locate, sentence_vectors
 
 
 def test_locate_finds_parts_in_order_and_says_which_are_missing():
@@ -35,6 +37,24 @@ def test_sentences_a_text_has_are_pooled_and_the_rest_embedded_alone_in_one_call
     assert np.allclose(vectors[0][1], vectors[1][0])
     assert np.allclose(np.linalg.norm(vectors[0], axis=1), 1.0)
     assert sentence_vectors(counting, readings, [[], []])[1].shape == (0, 384)
+
+
+def test_a_phrase_in_context_pools_its_tokens_wherever_the_text_writes_it():
+    text = "Graph kernels help. We use graph kernels, not kernels alone."
+    offsets = np.array([m.span() for m in re.finditer(r"\w+", text)])  # a token a word
+    tokens = np.eye(len(offsets), 384, dtype=np.float32)  # token i: the i-th unit vector
+    reading = TextVectors(text, tokens[0], tokens, offsets)
+    got = in_context(reading, ["graph kernels", "Kernels", "trees", "graph kernel"])
+    # "graph kernels" twice, in either case: tokens 0, 1, 5 and 6, never "kernels" alone.
+    assert np.allclose(got[0], unit_of([0, 1, 5, 6]))
+    assert np.allclose(got[1], unit_of([1, 6, 8]))  # whole words only
+    assert not got[2].any() and not got[3].any()  # not written: no context
+
+
+def unit_of(tokens: list[int]) -> np.ndarray:
+    v = np.zeros(384, np.float32)
+    v[tokens] = 1.0
+    return v / np.linalg.norm(v)
 
 
 @pytest.mark.model

@@ -3,7 +3,10 @@
 The rules in :mod:`kg.extract.candidates` find phrases and cues; whether a
 phrase is a concept a researcher would list as a keyword of the paper, and
 whether it is a method or a problem, is learned. Two logistic regressions over
-the same features (hand features, then the phrase's MiniLM embedding):
+the same features (hand features, the phrase's MiniLM embedding, and its vector in
+context: its tokens' vectors pooled where the abstract writes it,
+:func:`kg.extract.pooling.in_context`, which tells "we propose X" from "X is
+hard"):
 
 - *concept*: is the phrase a keyphrase of its paper? Trained on SciERC train
   (Method and Task entities) and Inspec train (indexer keyphrases);
@@ -56,9 +59,11 @@ from kg.model import Kind
 __all__ = [
     "CLASSES",
     "FEATURE_NAMES",
+    "HAND",
     "CandidateClassifier",
     "features",
     "occurrences",
+    "spans",
     "load_classifier",
     "read_weights",
     "DEFAULT_CLASSIFIER",
@@ -100,23 +105,31 @@ _HAND_FEATURES = (
     "determiner_after",
     *PRIOR_FEATURES,
 )
-FEATURE_NAMES = _HAND_FEATURES + tuple(f"e{i}" for i in range(EMBEDDING_DIM))
+FEATURE_NAMES = (
+    _HAND_FEATURES
+    + tuple(f"e{i}" for i in range(EMBEDDING_DIM))  # the phrase on its own
+    + tuple(f"c{i}" for i in range(EMBEDDING_DIM))  # the phrase where the abstract writes it
+)
+HAND = len(_HAND_FEATURES)  # the standardised columns: the hand features come first
 
 
 def features(
     cands: Sequence[Candidate],
     relevance: Sequence[float],
     vectors: np.ndarray,
+    context: np.ndarray,
     text: str,
     n_sentences: int,
     prior: HeadPrior | None = None,
 ) -> np.ndarray:
-    """One row per candidate: hand features, then the phrase embedding.
+    """One row per candidate: hand features, the phrase embedding, its vector in context.
 
     Args:
         cands: A paper's candidates.
         relevance: KeyBERT similarity of each candidate to the abstract.
         vectors: Unit-norm embedding of each candidate (acronyms: their expansion).
+        context: Unit-norm vector of each candidate where the paper writes it
+            (:func:`kg.extract.pooling.in_context`; zero where it does not).
         text: The paper's cleaned text (for occurrence counts).
         n_sentences: How many sentences the paper has.
         prior: The head-word kind counts; default the shipped table (training
@@ -181,7 +194,9 @@ def features(
                 *prior.features(h),
             ]
         )
-    return np.hstack([np.asarray(rows, np.float32), vectors.astype(np.float32)])
+    return np.hstack(
+        [np.asarray(rows, np.float32), vectors.astype(np.float32), context.astype(np.float32)]
+    )
 
 
 def occurrences(phrase: str, text: str) -> int:
@@ -190,10 +205,10 @@ def occurrences(phrase: str, text: str) -> int:
     What ``re.findall(rf"(?<!\\w){re.escape(phrase)}(?!\\w)", text)`` counts,
     without compiling a pattern for each of a paper's hundreds of candidates.
     """
-    return sum(1 for _ in _spans(phrase, text))
+    return sum(1 for _ in spans(phrase, text))
 
 
-def _spans(phrase: str, text: str) -> Iterator[tuple[int, int]]:
+def spans(phrase: str, text: str) -> Iterator[tuple[int, int]]:
     """Where ``phrase`` occurs in ``text`` as whole words, without overlaps: (start, end)."""
     start, n = 0, len(phrase)
     while phrase and (i := text.find(phrase, start)) >= 0:
@@ -220,7 +235,7 @@ def _neighbours(phrase: str, text: str) -> tuple[list[str], list[str]]:
     ``text`` (one each per occurrence): "" where punctuation or either end of the text comes
     between."""
     before, after = [], []
-    for i, j in _spans(phrase, text):
+    for i, j in spans(phrase, text):
         left = _WORD_BEFORE.search(text, max(0, i - 40), i)
         right = _WORD_AFTER.match(text, j, j + 40)
         before.append(left.group(1) if left else "")
@@ -249,7 +264,7 @@ class CandidateClassifier:
         coef: ``(4, len(FEATURE_NAMES))``: row 0 the concept model, rows 1-3
             the kind model's method, problem and other-term scores.
         intercept: ``(4,)``.
-        mean, scale: Standardisation of the hand features (embeddings are used as is).
+        mean, scale: Standardisation of the hand features (vectors are used as is).
         thresholds: Minimum probability for a candidate to count, per kind.
         trained_on: What the weights were learned from (docs/explanation/extraction.md).
         other_weight: How much the kind model's third kind (neither method nor
@@ -267,8 +282,7 @@ class CandidateClassifier:
     def probabilities(self, X: np.ndarray) -> np.ndarray:
         """Class probabilities, columns in :data:`CLASSES` order."""
         X = X.copy()
-        k = len(_HAND_FEATURES)
-        X[:, :k] = (X[:, :k] - self.mean) / self.scale
+        X[:, :HAND] = (X[:, :HAND] - self.mean) / self.scale
         z = X @ self.coef.T + self.intercept
         concept = expit(z[:, 0])
         kind = softmax(z[:, 1:], axis=1) * np.array([1.0, 1.0, self.other_weight])

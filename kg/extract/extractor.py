@@ -29,11 +29,12 @@ import numpy as np
 from kg.defaults import EXTRACT_BATCH
 from kg.extract.candidates import Candidate, candidates
 from kg.extract.classify import CandidateClassifier, features, load_classifier
-from kg.extract.embed import Embedder, Memo, read
+from kg.extract.embed import Embedder, Memo, TextVectors, read
 from kg.extract.fields import FieldScorer, assign_fields_batch
 from kg.extract.keywords import keybert_model, keywords
 from kg.extract.named_fields import field_names, with_named_fields
 from kg.extract.placement import TopicIndex, placed
+from kg.extract.pooling import in_context
 from kg.extract.reader import ReaderModel, load_reader, rescored
 from kg.extract.refine import keyword_candidates, merge_acronyms
 from kg.extract.select import (
@@ -168,7 +169,7 @@ class Extractor:
             min_score=s.min_field_score,
             readings=readings,
         )
-        tables = self.candidate_tables(papers, sentence_lists)
+        tables = self.candidate_tables(papers, sentence_lists, readings)
         limits = {Kind.METHOD: s.max_methods, Kind.PROBLEM: s.max_problems}
         out: dict[str, tuple[Mention, ...]] = {}
         for paper, sents, table, fields in zip(
@@ -201,9 +202,18 @@ class Extractor:
         )
 
     def candidate_tables(
-        self, papers: Sequence[Paper], sentence_lists: Sequence[list[str]]
+        self,
+        papers: Sequence[Paper],
+        sentence_lists: Sequence[list[str]],
+        readings: Sequence[TextVectors] | None = None,
     ) -> list[CandidateTable]:
-        """Each paper's selectable candidates, KeyBERT relevance and classifier features."""
+        """Each paper's selectable candidates, KeyBERT relevance and classifier features.
+
+        ``readings`` are the papers' documents read (:func:`kg.extract.embed.read`),
+        read here when not given.
+        """
+        if readings is None:
+            readings = read(self.embedder, [_document(p) for p in papers])
         found = (
             keyword_candidates(
                 candidates(ss, self.settings.max_words, self._terms, self._ordinary), p.keywords
@@ -213,13 +223,14 @@ class Extractor:
         cand_lists = [[c for c in merge_acronyms(cs) if _selectable(c)] for cs in found]
         relevances = self._relevance(papers, cand_lists)
         tables = []
-        for paper, sents, cands, rel in zip(
-            papers, sentence_lists, cand_lists, relevances, strict=True
+        for paper, sents, cands, rel, reading in zip(
+            papers, sentence_lists, cand_lists, relevances, readings, strict=True
         ):
             # An acronym's embedding says little; its expansion speaks for it.
             scores = [max(rel.get(c.text, 0.0), rel.get(c.expansion or "", 0.0)) for c in cands]
             vectors = self.embedder.embed([c.expansion or c.text for c in cands])
-            X = features(cands, scores, vectors, paper.text, len(sents))
+            context = in_context(reading, [c.text for c in cands])
+            X = features(cands, scores, vectors, context, paper.text, len(sents))
             titled = bool(paper.title) and sents[0] == clean(paper.title or "")
             tables.append(CandidateTable(cands, scores, X, titled))
         return tables

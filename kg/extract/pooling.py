@@ -8,7 +8,10 @@ the sentence in context. A sentence the text does not contain is embedded on
 its own, all such sentences of a batch in one call.
 
 Candidate phrases are still embedded on their own: pooling them the same way
-(tried: docs/explanation/measurement-log.md) cost keyword-pair recall 0.02.
+(tried: docs/explanation/measurement-log.md) cost keyword-pair recall 0.02. The
+pooled vector of a phrase where the abstract writes it is the classifier's
+*context* instead (:func:`in_context`): the same words read differently in "we
+propose X" and in "X remains an open problem", at no extra model pass.
 """
 
 from __future__ import annotations
@@ -17,9 +20,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from kg.extract.classify import spans
 from kg.extract.embed import Embedder, TextVectors, unit
 
-__all__ = ["locate", "sentence_vectors"]
+__all__ = ["in_context", "locate", "sentence_vectors"]
 
 Span = tuple[int, int]
 
@@ -43,6 +47,24 @@ def _pool(reading: TextVectors, span: Span) -> np.ndarray | None:
     start, end = reading.offsets[:, 0], reading.offsets[:, 1]
     inside = (start >= span[0]) & (end <= span[1])
     return reading.tokens[inside].mean(axis=0) if inside.any() else None
+
+
+def in_context(reading: TextVectors, phrases: Sequence[str]) -> np.ndarray:
+    """Each phrase's unit vector pooled from its tokens wherever ``reading`` writes it.
+
+    Every whole-word occurrence counts, in any case; a phrase the text does not
+    write (an author keyword it never uses) gets a zero row.
+    """
+    low = reading.text.lower()
+    start, end = reading.offsets[:, 0], reading.offsets[:, 1]
+    out = np.zeros((len(phrases), reading.tokens.shape[1]), np.float32)
+    for i, phrase in enumerate(phrases):
+        inside = np.zeros(len(start), bool)
+        for a, b in spans(phrase.lower(), low):
+            inside |= (start >= a) & (end <= b)
+        if inside.any():
+            out[i] = reading.tokens[inside].mean(axis=0)
+    return unit(out)
 
 
 def sentence_vectors(
