@@ -464,5 +464,15 @@ def test_a_lone_common_word_a_kind_noun_or_a_clause_is_no_studied_subject():
         "We study how agents coordinate.",
         "These estimators study nothing at all.",
         "We propose sparse routing for mixtures of experts.",
+        "We study fully connected, convolutional and recurrent networks.",
+        "We do not study Markov chains here.",
     ):
         assert not any(c.studied for c in candidates([sentence])), sentence
+
+
+def test_a_studied_subject_is_written_as_the_text_writes_it_and_without_its_kind_noun():
+    found = texts(["This paper studies robust estimation of the covariance matrix."])
+    assert found["robust estimation"].studied  # "of the ...": not a phrase the text writes
+    assert not any(" of " in t for t in found)
+    found = texts(["We study the stochastic multi-armed bandit problem."])
+    assert found["stochastic multi-armed bandit"].studied

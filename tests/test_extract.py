@@ -135,15 +135,16 @@ def test_a_proposed_name_keeps_the_confidence_such_names_earn():
 
 
 def _unsure_classifier():
-    """A concept with probability 0.2, split evenly between method and problem (0.1 each),
-    under thresholds of 0.5."""
+    """A concept with probability 0.15, split evenly between method and problem (0.075 each,
+    below the floor at which a kind's likeliest phrase is still kept), under thresholds of
+    0.5."""
     import numpy as np
 
     from kg.extract.classify import FEATURE_NAMES, HAND, CandidateClassifier
 
     return CandidateClassifier(
         coef=np.zeros((4, len(FEATURE_NAMES))),
-        intercept=np.array([np.log(0.2 / 0.8), 0.0, 0.0, -30.0]),
+        intercept=np.array([np.log(0.15 / 0.85), 0.0, 0.0, -30.0]),
         mean=np.zeros(HAND),
         scale=np.ones(HAND),
         thresholds={"method": 0.5, "problem": 0.5},
@@ -165,7 +166,7 @@ def test_a_title_phrase_is_a_concept_as_likely_as_it_is_one_at_all():
         s.candidate.text: s for s in classified(CandidateTable(cands, [0.5, 0.5], X, True), unsure)
     }
     assert titled["wavelet packet coding"].kind is not None
-    assert titled["wavelet packet coding"].prob == pytest.approx(0.2)
+    assert titled["wavelet packet coding"].prob == pytest.approx(0.15)
     assert titled["subband filter design"].kind is None  # the same doubt, outside the title
     untitled = classified(CandidateTable(cands, [0.5, 0.5], X, False), unsure)
     assert all(s.kind is None for s in untitled)  # no title: the first sentence is no title
@@ -370,5 +371,5 @@ def test_what_a_paper_studies_is_kept_as_its_wording_types_it_when_the_model_dou
     X = np.zeros((2, len(FEATURE_NAMES)))
     scored = {s.candidate.text: s for s in classified(CandidateTable(cands, [0.5, 0.5], X), unsure)}
     assert scored["learning of sparse parities"].kind is Kind.PROBLEM
-    assert scored["learning of sparse parities"].prob == pytest.approx(0.2)
+    assert scored["learning of sparse parities"].prob == pytest.approx(0.15)
     assert scored["subband filter design"].kind is None  # the same doubt, not its subject

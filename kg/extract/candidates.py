@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from kg.extract.acronyms import acronyms
 from kg.extract.cues import Context, compared_only, cue_of, introduced_name, prior_only
 from kg.extract.phrases import (
+    LOOSE_MAX_WORDS,
     after_term_adverb,
     chunks,
     is_generic,
@@ -37,9 +38,6 @@ from kg.lexicon import (
 from kg.model import Kind
 
 __all__ = ["Candidate", "candidates", "LOOSE_MAX_WORDS"]
-
-#: The longest phrase taken from the wider, loose runs (:func:`loose_chunks`).
-LOOSE_MAX_WORDS = 5
 
 
 @dataclass(frozen=True)
@@ -151,7 +149,7 @@ def candidates(
         if subject:
             key = " ".join(subject).lower()
             found = seen.get(key) or _candidate(subject, index, context, abstract)
-            seen[key] = replace(found, studied=True, cue=found.cue or Kind.PROBLEM)
+            seen[key] = replace(found, studied=True)
             heads.add(key)
     loose_heads = set(heads)  # the same rule for the wider runs
     for index, (sentence, context) in enumerate(zip(sentences, contexts, strict=True)):

@@ -38,6 +38,7 @@ from kg.lexicon import (
 )
 
 __all__ = [
+    "LOOSE_MAX_WORDS",
     "written",
     "tokens",
     "chunks",
@@ -52,6 +53,8 @@ __all__ = [
     "names_quantity",
 ]
 
+#: The longest phrase taken from the wider, loose runs (:func:`loose_chunks`).
+LOOSE_MAX_WORDS = 5
 # A token: letters/digits, joined by inner hyphens, slashes, apostrophes or
 # decimal points ("Clipped-SGD", "BG-0", "GPT-3.5", "vision-language").
 _TOKEN = re.compile(r"[^\W_]+(?:(?:[-/'’+]|(?<=\d)\.(?=\d))[^\W_]+)*\+*", re.UNICODE)

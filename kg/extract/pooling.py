@@ -56,11 +56,13 @@ def in_context(reading: TextVectors, phrases: Sequence[str]) -> np.ndarray:
     write (an author keyword it never uses) gets a zero row.
     """
     low = reading.text.lower()
+    folded = len(low) == len(reading.text)  # else lower case would move the offsets
+    low = low if folded else reading.text
     start, end = reading.offsets[:, 0], reading.offsets[:, 1]
     out = np.zeros((len(phrases), reading.tokens.shape[1]), np.float32)
     for i, phrase in enumerate(phrases):
         inside = np.zeros(len(start), bool)
-        for a, b in spans(phrase.lower(), low):
+        for a, b in spans(phrase.lower() if folded else phrase, low):
             inside |= (start >= a) & (end <= b)
         if inside.any():
             out[i] = reading.tokens[inside].mean(axis=0)

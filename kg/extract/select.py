@@ -59,7 +59,7 @@ _AUTHOR_KEYWORD = 0.8
 _TITLE_FLOOR = 0.1
 # What a paper says it studies ("We study the complexity of X") is a concept of the paper
 # if the classifier finds it at least this likely a concept at all (as a title's phrase).
-_STUDIED_FLOOR = 0.1
+_STUDIED_FLOOR = _TITLE_FLOOR
 # A phrase the paper mentions but does not keep is passed on as a weak mention
 # (a link only if other papers mention it too) when it is at least this likely
 # a method or problem.
@@ -159,7 +159,7 @@ def _typed(
     elif quantity:
         kind = None  # a bound, rate or assumption is neither method nor problem
     elif c.studied and entity >= _STUDIED_FLOOR:
-        kind, prob = c.cue, entity  # what the paper studies: its subject, typed by its wording
+        kind, prob = c.cue or likeliest, entity  # what the paper studies: its subject
     elif c.cue is not None and entity >= _CUED_ENTITY:
         kind, prob = c.cue, entity  # a concept the wording types: trust the wording
     elif prob < classifier.thresholds[likeliest.value]:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Collection
 
 from kg.extract.phrases import (
     DETERMINERS,
+    LOOSE_MAX_WORDS,
     chunks,
     is_adverb,
     is_generic,
@@ -28,7 +29,7 @@ __all__ = ["studied_at", "studied_subject", "names_process"]
 # What an analysis paper is about: "We study X", "this paper investigates X", "we then
 # analyze X". Its subject is the paper's problem (or the method it examines).
 _STUDY_CUE = re.compile(
-    r"\b(?:we|this (?:paper|work|study)|our (?:paper|work))\s+(?:\w+\s+){0,2}?"
+    r"\b(?:we|this (?:paper|work|study)|our (?:paper|work))\s+(?:(?!not\b|never\b)\w+\s+){0,2}?"
     r"(?:study|studies|investigate|investigates|analy[sz]e|analy[sz]es|examine|examines|"
     r"characteri[sz]e|characteri[sz]es|revisit|revisits)\s+",
     re.IGNORECASE,
@@ -96,24 +97,32 @@ def studied_subject(
     True
     >>> studied_subject("We then investigate the finite case.") is None
     True
+    >>> studied_subject("We study the stochastic multi-armed bandit problem.")
+    ['stochastic', 'multi-armed', 'bandit']
+    >>> studied_subject("We study fully connected, convolutional and recurrent networks.") is None
+    True
     """
     start = studied_at(sentence)
     if start is None:
         return None
     subject, whole, end = _subject(sentence[start:], fixed)
     process = len(subject) > 1 and names_process(subject[-1])  # not "the optimization of X"
-    if (
-        whole
-        and process
-        and (of := re.match(r"\s+of\s+(?:(?:the|a|an)\s+)?", sentence[start + end :]))
-    ):
+    if whole and process and (of := re.match(r"\s+of\s+", sentence[start + end :])):
         tail, _, _ = _subject(sentence[start + end + of.end() :], fixed)
-        subject = [*subject, "of", *tail] if subject and tail else subject
-    if not subject or is_generic(" ".join(subject)):
-        return None
+        joined = " ".join([*subject, "of", *tail])
+        if tail and len(tail) <= LOOSE_MAX_WORDS and joined in sentence:  # as written
+            subject = joined.split()
+    while len(subject) > 1 and kind_word(subject[-1]):
+        subject = subject[:-1]  # "the stochastic multi-armed bandit problem"
     named = any(looks_like_name(w) or w in defined for w in subject)
-    if not named and (len(subject) == 1 or kind_word(subject[-1])):
-        return None  # "fairness", "the finite case", "the prevalent evaluation method"
+    if (
+        not subject
+        or is_generic(" ".join(subject))
+        or " ".join(subject) not in sentence
+        or not (named or 1 < len(subject) <= 2 * LOOSE_MAX_WORDS + 1)
+        or (is_adverb(subject[0]) and len(subject) < 3)
+    ):
+        return None  # "fairness", "the finite case", "fully connected", no phrase as written
     return subject
 
 
@@ -125,6 +134,16 @@ def _subject(text: str, fixed: Callable[[str], bool]) -> tuple[list[str], bool, 
     if not runs or not found or runs[0][0] != found[0][0]:
         return [], False, 0
     run = runs[0]
-    words = run if is_adverb(run[0]) or fixed(" ".join(run)) else trim(run)
+    if is_adverb(run[0]):  # "uniformly optimal policies": trimmed at its end only
+        words = run[:1] + _trim_end(run[1:])
+    else:
+        words = run if fixed(" ".join(run)) else trim(run)
     whole = bool(words) and words[-1] == run[-1]
     return words, whole, found[len(run) - 1][2]
+
+
+def _trim_end(words: list[str]) -> list[str]:
+    """``words`` less what :func:`trim` drops at the end ("fully connected": "fully")."""
+    while words and not trim(words[-1:]):
+        words = words[:-1]
+    return words
