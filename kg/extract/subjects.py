@@ -106,6 +106,8 @@ def studied_subject(
     if start is None:
         return None
     subject, whole, end = _subject(sentence[start:], fixed)
+    if len(subject) > LOOSE_MAX_WORDS:
+        return None  # a run of nouns this long is no keyword
     process = len(subject) > 1 and names_process(subject[-1])  # not "the optimization of X"
     if whole and process and (of := re.match(r"\s+of\s+", sentence[start + end :])):
         tail, _, _ = _subject(sentence[start + end + of.end() :], fixed)
@@ -119,7 +121,7 @@ def studied_subject(
         not subject
         or is_generic(" ".join(subject))
         or " ".join(subject) not in sentence
-        or not (named or 1 < len(subject) <= 2 * LOOSE_MAX_WORDS + 1)
+        or not (named or len(subject) > 1)
         or (is_adverb(subject[0]) and len(subject) < 3)
     ):
         return None  # "fairness", "the finite case", "fully connected", no phrase as written
