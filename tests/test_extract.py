@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from kg.extract import Extractor
 from kg.extract.candidates import Candidate
-from kg.extract.classify import FEATURE_NAMES, features, occurrences
+from kg.extract.classify import FEATURE_NAMES, features
 from kg.extract.embed import EMBEDDING_DIM
-from kg.extract.phrases import is_generic
+from kg.extract.phrases import is_generic, occurrences
 from kg.model import Kind, Paper, Role
 from kg.text import clean
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,7 +43,7 @@ from kg.errors import ModelError
 from kg.extract.candidates import Candidate
 from kg.extract.embed import EMBEDDING_DIM
 from kg.extract.head_prior import PRIOR_FEATURES, HeadPrior, load_head_prior
-from kg.extract.phrases import DETERMINERS, is_adverb
+from kg.extract.phrases import DETERMINERS, is_adverb, spans
 from kg.lexicon import (
     METHOD_HEADS,
     NOMINAL_ING,
@@ -62,8 +62,6 @@ __all__ = [
     "HAND",
     "CandidateClassifier",
     "features",
-    "occurrences",
-    "spans",
     "load_classifier",
     "read_weights",
     "DEFAULT_CLASSIFIER",
@@ -199,27 +197,6 @@ def features(
     )
 
 
-def occurrences(phrase: str, text: str) -> int:
-    """How often ``phrase`` occurs in ``text`` as whole words, without overlaps.
-
-    What ``re.findall(rf"(?<!\\w){re.escape(phrase)}(?!\\w)", text)`` counts,
-    without compiling a pattern for each of a paper's hundreds of candidates.
-    """
-    return sum(1 for _ in spans(phrase, text))
-
-
-def spans(phrase: str, text: str) -> Iterator[tuple[int, int]]:
-    """Where ``phrase`` occurs in ``text`` as whole words, without overlaps: (start, end)."""
-    start, n = 0, len(phrase)
-    while phrase and (i := text.find(phrase, start)) >= 0:
-        j = i + n
-        if (i == 0 or not _word_char(text[i - 1])) and (j == len(text) or not _word_char(text[j])):
-            yield i, j
-            start = j
-        else:
-            start = i + 1
-
-
 # Words after which a lower-case word is often a verb: "can hide X", "to propagate backward"
 # (not always: "applied to X"; the classifier weighs how often).
 _VERB_MARKERS = frozenset("to can cannot could may might must shall should will would not".split())
@@ -250,10 +227,6 @@ def _verb_position(word: str) -> bool:
 def _share(words: list[str], test: Callable[[str], bool]) -> float:
     """The share of ``words`` that pass ``test`` (0 for none)."""
     return sum(map(test, words)) / len(words) if words else 0.0
-
-
-def _word_char(c: str) -> bool:
-    return c.isalnum() or c == "_"  # what re's \w matches in a str pattern
 
 
 @dataclass(frozen=True)

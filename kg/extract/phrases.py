@@ -10,7 +10,7 @@ name no concept.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from kg.lexicon import (
     ADJECTIVE_HEADS,
@@ -51,6 +51,8 @@ __all__ = [
     "is_generic",
     "kind_word",
     "names_quantity",
+    "occurrences",
+    "spans",
 ]
 
 #: The longest phrase taken from the wider, loose runs (:func:`loose_chunks`).
@@ -128,6 +130,31 @@ def kind_word(word: str) -> bool:
     """A noun that says only what kind of thing the words before it name ("tasks")."""
     low = singular(word.lower())
     return low in KIND_NOUNS or low in GENERIC_NOUNS
+
+
+def occurrences(phrase: str, text: str) -> int:
+    """How often ``phrase`` occurs in ``text`` as whole words, without overlaps.
+
+    What ``re.findall(rf"(?<!\\w){re.escape(phrase)}(?!\\w)", text)`` counts,
+    without compiling a pattern for each of a paper's hundreds of candidates.
+    """
+    return sum(1 for _ in spans(phrase, text))
+
+
+def spans(phrase: str, text: str) -> Iterator[tuple[int, int]]:
+    """Where ``phrase`` occurs in ``text`` as whole words, without overlaps: (start, end)."""
+    start, n = 0, len(phrase)
+    while phrase and (i := text.find(phrase, start)) >= 0:
+        j = i + n
+        if (i == 0 or not _word_char(text[i - 1])) and (j == len(text) or not _word_char(text[j])):
+            yield i, j
+            start = j
+        else:
+            start = i + 1
+
+
+def _word_char(c: str) -> bool:
+    return c.isalnum() or c == "_"  # what re's \w matches in a str pattern
 
 
 def is_generic(phrase: str) -> bool:

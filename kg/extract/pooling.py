@@ -20,8 +20,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from kg.extract.classify import spans
 from kg.extract.embed import Embedder, TextVectors, unit
+from kg.extract.phrases import spans
 
 __all__ = ["in_context", "locate", "sentence_vectors"]
 

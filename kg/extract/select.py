@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from kg.extract.candidates import Candidate
-from kg.extract.classify import CLASSES, CandidateClassifier, occurrences
-from kg.extract.phrases import is_generic, names_quantity, trim
+from kg.extract.classify import CLASSES, CandidateClassifier
+from kg.extract.phrases import is_generic, names_quantity, occurrences, trim
 from kg.lexicon import (
     CLASS_NOUNS,
     KIND_NOUNS,
