@@ -67,7 +67,7 @@ def main() -> None:
             "kg.ttl": export.turtle_text(built.rdf),
             "graph.graphml": export.graphml_text(G),
             "graph.json": export.json_text(G),
-            "index.html": export.render_html(G, "bench"),
+            **export.render_views(G, "bench"),
         }
         export.write_files(Path(tmp) / "out", files)
         marks["written"] = time.perf_counter()
