@@ -455,6 +455,10 @@ def test_what_the_paper_studies_is_its_subject_with_what_it_is_of():
     assert found["partially observable equilibria"].studied  # an adverb of the term stays
     found = texts(["We then analyze Hydra-Rank on sparse graphs."])
     assert found["Hydra-Rank"].studied and found["Hydra-Rank"].cue is Kind.METHOD
+    found = texts(["In particular, we focus on glacier mass balance estimation from radar."])
+    assert found["glacier mass balance estimation"].studied  # what the paper focuses on
+    found = texts(["This paper focuses on the problem of tide gauge calibration."])
+    assert found["tide gauge calibration"].studied
 
 
 def test_a_lone_common_word_a_kind_noun_or_a_clause_is_no_studied_subject():

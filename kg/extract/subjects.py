@@ -1,7 +1,7 @@
 """What an analysis paper says it studies: "We study the complexity of X".
 
 A paper that proposes nothing names its subject where it says what it studies,
-investigates, analyzes, examines, characterizes or revisits. The subject starts
+investigates, analyzes, examines, characterizes, revisits or focuses on. The subject starts
 past what names an aspect of it ("the sample complexity of", "the problem of",
 "the existence of") and takes the object of a process noun ("smoothed agnostic
 learning of halfspaces"). Pure text logic, used by :mod:`kg.extract.candidates`.
@@ -27,11 +27,11 @@ from kg.lexicon import GENERIC_NOUNS, STOP_WORDS, looks_like_name, singular
 __all__ = ["studied_at", "studied_subject", "names_process"]
 
 # What an analysis paper is about: "We study X", "this paper investigates X", "we then
-# analyze X". Its subject is the paper's problem (or the method it examines).
+# analyze X", "we focus on X". Its subject is the paper's problem (or the method it examines).
 _STUDY_CUE = re.compile(
     r"\b(?:we|this (?:paper|work|study)|our (?:paper|work))\s+(?:(?!not\b|never\b)\w+\s+){0,2}?"
     r"(?:study|studies|investigate|investigates|analy[sz]e|analy[sz]es|examine|examines|"
-    r"characteri[sz]e|characteri[sz]es|revisit|revisits)\s+",
+    r"characteri[sz]e|characteri[sz]es|revisit|revisits|focus\s+on|focuses\s+on)\s+",
     re.IGNORECASE,
 )
 # Endings of nouns that name a process ("learning", "optimization", "alignment"): what
