@@ -11,8 +11,8 @@ candidates kg's extractor offers, their feature rows and their labels:
   property, a dataset, a quantity), else none (0);
 - Inspec: a keyphrase when its Porter-stemmed form equals a gold keyphrase's
   (the benchmark's protocol); untyped;
-- with ``--index``, the reader's index of 800 ICML 2024 abstracts
-  (``reader_labels/icml-index.jsonl``: each paper's methods and problems as a
+- with ``--index``, the reader's index of 1,600 ICML 2024 abstracts
+  (``reader_labels/icml-index*.jsonl``, two parts of 800: each paper's methods and problems as a
   strict researcher lists them, by ``index_rubric.md``; none of the papers is
   among the 300 whose links the reader judged): ``method`` (1) or ``problem``
   (2) when a candidate's (or its expansion's) :func:`index_key` is one the
@@ -50,7 +50,10 @@ from kg.model import Paper  # noqa: E402
 from kg.text import clean  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
-INDEX = ROOT / "bench" / "reader_labels" / "icml-index.jsonl"
+# The reader's index, in the two parts it was written in (800 abstracts each).
+INDEX = tuple(
+    ROOT / "bench" / "reader_labels" / f for f in ("icml-index.jsonl", "icml-index2.jsonl")
+)
 BATCH = 64
 
 
@@ -108,11 +111,18 @@ def tables(extractor: Extractor, path: Path, dataset: str) -> list[dict]:
     return _rows(extractor, dataset, papers, label)
 
 
-def index_tables(extractor: Extractor, data: Path, index: Path = INDEX) -> list[dict]:
+def index_tables(extractor: Extractor, data: Path, index: Sequence[Path] = INDEX) -> list[dict]:
     """The rows of the reader's indexed ICML abstracts; ``gold`` holds (key, kind) pairs."""
-    listed = [json.loads(line) for line in index.read_text(encoding="utf-8").splitlines()]
-    by_id = {r["paper"]: r for r in listed}
-    papers = [p for p in read_papers([str(data / "icml2024.jsonl")]) if p.id in by_id]
+    parts = [
+        [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        for path in index
+    ]
+    by_id = {r["paper"]: r for part in parts for r in part}
+    # Part by part, each in the order of icml2024.jsonl: the rows (and so the folds of
+    # train_classifier.py) are the same whether the parts are tabled together or apart.
+    every = read_papers([str(data / "icml2024.jsonl")])
+    ids = [{r["paper"] for r in part} for part in parts]
+    papers = [p for part in ids for p in every if p.id in part]
 
     def label(i: int, forms: list[list[str]]) -> tuple[list[int], list]:
         r = by_id[papers[i].id]
@@ -156,12 +166,24 @@ def main() -> None:
     parser.add_argument(
         "--index", action="store_true", help="add the reader's indexed ICML abstracts"
     )
+    parser.add_argument(
+        "--index-file",
+        type=Path,
+        action="append",
+        help="only these parts of the reader's index, and no SciERC or Inspec rows "
+        "(tables to add to others: train_classifier.py --tables A B)",
+    )
     args = parser.parse_args()
     start = time.time()
     extractor = Extractor(load_model(), classifier=None)
     data = Path(args.data)
-    rows = tables(extractor, data / "scierc_train.jsonl", "scierc")
-    rows += tables(extractor, data / "inspec_train.jsonl", "inspec")
+    if args.index and args.index_file:
+        parser.error("--index adds every part of the index; --index-file tables one part alone")
+    if args.index_file:
+        rows = index_tables(extractor, data, args.index_file)
+    else:
+        rows = tables(extractor, data / "scierc_train.jsonl", "scierc")
+        rows += tables(extractor, data / "inspec_train.jsonl", "inspec")
     if args.index:
         rows += index_tables(extractor, data)
     with open(args.out, "wb") as f:

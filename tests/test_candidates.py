@@ -470,6 +470,8 @@ def test_a_lone_common_word_a_kind_noun_or_a_clause_is_no_studied_subject():
         "We propose sparse routing for mixtures of experts.",
         "We study fully connected, convolutional and recurrent networks.",
         "We do not study Markov chains here.",
+        "We do not focus on Markov chains here.",
+        "We focus on how agents coordinate.",
     ):
         assert not any(c.studied for c in candidates([sentence])), sentence
 

@@ -111,13 +111,14 @@ def test_a_proposed_name_keeps_the_confidence_such_names_earn():
     import numpy as np
 
     from kg.extract.candidates import Candidate
-    from kg.extract.classify import FEATURE_NAMES, HAND, CandidateClassifier
+    from kg.extract.classify import FEATURE_NAMES, HAND, CandidateClassifier, Layer
     from kg.extract.select import CandidateTable, classified
 
     # A classifier that doubts everything: "not a concept" with probability 0.8.
     doubtful = CandidateClassifier(
-        coef=np.zeros((4, len(FEATURE_NAMES))),
-        intercept=np.array([np.log(0.2 / 0.8), 0.0, 0.0, -30.0]),  # never "another term"
+        concept=Layer(np.zeros((len(FEATURE_NAMES), 1)), np.array([np.log(0.2 / 0.8)])),
+        # never "another term"
+        kind=(Layer(np.zeros((len(FEATURE_NAMES), 3)), np.array([0.0, 0.0, -30.0])),),
         mean=np.zeros(HAND),
         scale=np.ones(HAND),
         thresholds={"method": 0.5, "problem": 0.5},
@@ -140,11 +141,11 @@ def _unsure_classifier():
     0.5."""
     import numpy as np
 
-    from kg.extract.classify import FEATURE_NAMES, HAND, CandidateClassifier
+    from kg.extract.classify import FEATURE_NAMES, HAND, CandidateClassifier, Layer
 
     return CandidateClassifier(
-        coef=np.zeros((4, len(FEATURE_NAMES))),
-        intercept=np.array([np.log(0.15 / 0.85), 0.0, 0.0, -30.0]),
+        concept=Layer(np.zeros((len(FEATURE_NAMES), 1)), np.array([np.log(0.15 / 0.85)])),
+        kind=(Layer(np.zeros((len(FEATURE_NAMES), 3)), np.array([0.0, 0.0, -30.0])),),
         mean=np.zeros(HAND),
         scale=np.ones(HAND),
         thresholds={"method": 0.5, "problem": 0.5},
@@ -269,12 +270,12 @@ def _sure_classifier(kind: str):
     """A classifier sure that every candidate is a concept of ``kind``."""
     import numpy as np
 
-    from kg.extract.classify import FEATURE_NAMES, HAND, CandidateClassifier
+    from kg.extract.classify import FEATURE_NAMES, HAND, CandidateClassifier, Layer
 
     logits = {"method": [30.0, 0.0, -30.0], "problem": [0.0, 30.0, -30.0]}[kind]
     return CandidateClassifier(
-        coef=np.zeros((4, len(FEATURE_NAMES))),
-        intercept=np.array([30.0, *logits]),
+        concept=Layer(np.zeros((len(FEATURE_NAMES), 1)), np.array([30.0])),
+        kind=(Layer(np.zeros((len(FEATURE_NAMES), 3)), np.array(logits)),),
         mean=np.zeros(HAND),
         scale=np.ones(HAND),
         thresholds={"method": 0.5, "problem": 0.5},
@@ -373,3 +374,48 @@ def test_what_a_paper_studies_is_kept_as_its_wording_types_it_when_the_model_dou
     assert scored["learning of sparse parities"].kind is Kind.PROBLEM
     assert scored["learning of sparse parities"].prob == pytest.approx(0.15)
     assert scored["subband filter design"].kind is None  # the same doubt, not its subject
+
+
+def test_the_kind_network_reads_its_hidden_layer_and_round_trips_through_json(tmp_path):
+    import json
+
+    import numpy as np
+
+    from kg.errors import ModelError
+    from kg.extract.classify import (
+        FEATURE_NAMES,
+        HAND,
+        CandidateClassifier,
+        Layer,
+        load_classifier,
+    )
+
+    n = len(FEATURE_NAMES)
+    hidden = np.zeros((n, 2))
+    hidden[0, 0], hidden[0, 1] = 1.0, -1.0  # one ReLU sees relevance, one its negation
+    out = np.array([[0.0, 10.0, 0.0], [0.0, 10.0, 0.0]])  # either one says "problem"
+    clf = CandidateClassifier(
+        concept=Layer(np.zeros((n, 1)), np.array([30.0])),
+        kind=(Layer(hidden, np.zeros(2)), Layer(out, np.array([5.0, 0.0, 0.0]))),
+        mean=np.full(HAND, 1.0),
+        scale=np.full(HAND, 0.5),
+        thresholds={"method": 0.5, "problem": 0.5},
+        trained_on="a test",
+    )
+    X = np.zeros((3, n))
+    X[:, 0] = [2.0, 0.0, 1.0]  # standardised: 2, -2 and 0
+    # Far from the mean either way is a problem, at the mean a method: no linear model
+    # over relevance says that, and without the ReLUs the two units would cancel out.
+    assert list(clf.probabilities(X).argmax(axis=1)) == [2, 2, 1]
+    path = tmp_path / "classifier.json"
+    path.write_text(clf.to_json(), encoding="utf-8")
+    assert np.allclose(load_classifier(path).probabilities(X), clf.probabilities(X), atol=1e-5)
+    for part, bad in (
+        ("weights", [[1.0, 0.0, 0.0]] * 3),  # three inputs after a layer of two
+        ("bias", [0.0]),  # one bias for three outputs
+    ):
+        data = json.loads(clf.to_json())
+        data["kind"][1][part] = bad
+        path.write_text(json.dumps(data), encoding="utf-8")
+        with pytest.raises(ModelError, match="retrain it with bench/train_classifier.py"):
+            load_classifier(path)

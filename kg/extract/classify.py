@@ -2,18 +2,19 @@
 
 The rules in :mod:`kg.extract.candidates` find phrases and cues; whether a
 phrase is a concept a researcher would list as a keyword of the paper, and
-whether it is a method or a problem, is learned. Two logistic regressions over
-the same features (hand features, the phrase's MiniLM embedding, and its vector in
+whether it is a method or a problem, is learned. Two models read the same
+features (hand features, the phrase's MiniLM embedding, and its vector in
 context: its tokens' vectors pooled where the abstract writes it,
 :func:`kg.extract.pooling.in_context`, which tells "we propose X" from "X is
 hard"):
 
-- *concept*: is the phrase a keyphrase of its paper? Trained on SciERC train
-  (Method and Task entities) and Inspec train (indexer keyphrases);
-- *kind*: a method, a problem, or another kind of term (a property, quantity,
-  dataset or setting, which is neither)? A softmax trained on SciERC's
-  entities (Method, Task; Metric, Material and OtherScientificTerm as the
-  third kind).
+- *concept*, a logistic regression: is the phrase a keyphrase of its paper?
+  Trained on SciERC train (Method and Task entities), Inspec train (indexer
+  keyphrases) and the reader's index (a strict researcher's methods and problems);
+- *kind*, a network with one hidden layer of ReLUs: a method, a problem, or
+  another kind of term (a property, quantity, dataset or setting, which is
+  neither)? Trained on SciERC's entities (Method, Task; Metric, Material and
+  OtherScientificTerm as the third kind) and the reader's index.
 
 So ``P(method) = P(concept) * P(method | entity)``, and a phrase that is a
 keyphrase but names a property or a dataset is neither method nor problem.
@@ -23,16 +24,17 @@ how common the phrase's words are in general English (``wordfreq``), so that
 specificity does not depend only on the papers being built, and how annotators
 typed phrases with the same head word (:mod:`kg.extract.head_prior`). Both are trained
 by ``bench/train_classifier.py`` and ship as plain JSON weights in
-``kg/extract/models/`` (no pickle), so inference is two dot products.
+``kg/extract/models/`` (no pickle), so inference is a few matrix products.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +63,7 @@ __all__ = [
     "FEATURE_NAMES",
     "HAND",
     "CandidateClassifier",
+    "Layer",
     "features",
     "load_classifier",
     "read_weights",
@@ -230,13 +233,42 @@ def _share(words: list[str], test: Callable[[str], bool]) -> float:
 
 
 @dataclass(frozen=True)
+class Layer:
+    """One affine layer: ``X @ weights + bias``."""
+
+    weights: np.ndarray  # (inputs, outputs)
+    bias: np.ndarray  # (outputs,)
+
+    def __call__(self, X: np.ndarray) -> np.ndarray:
+        return np.asarray(X @ self.weights + self.bias)
+
+    def to_dict(self) -> dict[str, Any]:
+        # Rounded as float64: a float32 rounded to 6 places still prints 17 digits.
+        return {
+            "weights": np.round(self.weights.astype(np.float64), 6).tolist(),
+            "bias": np.round(self.bias.astype(np.float64), 6).tolist(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Layer:
+        """A layer from its JSON form; ValueError unless it maps inputs to outputs."""
+        weights = np.asarray(data["weights"], np.float32)
+        bias = np.asarray(data["bias"], np.float32)
+        if weights.ndim != 2 or bias.shape != weights.shape[1:]:
+            raise ValueError(f"a layer of weights {weights.shape} and bias {bias.shape}")
+        return cls(weights, bias)
+
+
+@dataclass(frozen=True)
 class CandidateClassifier:
-    """Weights of the two logistic regressions and the decision thresholds.
+    """The concept and kind models over a candidate's features, and the decision thresholds.
 
     Attributes:
-        coef: ``(4, len(FEATURE_NAMES))``: row 0 the concept model, rows 1-3
-            the kind model's method, problem and other-term scores.
-        intercept: ``(4,)``.
+        concept: A logistic regression: one output, the log-odds that the
+            candidate is a concept of its paper.
+        kind: The kind model's layers, ReLUs between them: three outputs, the
+            scores of method, problem and another kind of term (one layer is a
+            softmax regression; two are a network with one hidden layer).
         mean, scale: Standardisation of the hand features (vectors are used as is).
         thresholds: Minimum probability for a candidate to count, per kind.
         trained_on: What the weights were learned from (docs/explanation/extraction.md).
@@ -244,32 +276,55 @@ class CandidateClassifier:
             problem) counts against the other two.
     """
 
-    coef: np.ndarray
-    intercept: np.ndarray
+    concept: Layer
+    kind: tuple[Layer, ...]
     mean: np.ndarray
     scale: np.ndarray
     thresholds: dict[str, float]
     trained_on: str
     other_weight: float = 1.0
 
-    def probabilities(self, X: np.ndarray) -> np.ndarray:
-        """Class probabilities, columns in :data:`CLASSES` order."""
+    def standardised(self, X: np.ndarray) -> np.ndarray:
+        """``X`` with its hand features standardised, as both models read it."""
         X = X.copy()
         X[:, :HAND] = (X[:, :HAND] - self.mean) / self.scale
-        z = X @ self.coef.T + self.intercept
-        concept = expit(z[:, 0])
-        kind = softmax(z[:, 1:], axis=1) * np.array([1.0, 1.0, self.other_weight])
+        return X
+
+    def kind_scores(self, Xs: np.ndarray) -> np.ndarray:
+        """The kind model's scores (method, problem, another kind) of standardised rows."""
+        z = Xs
+        for i, layer in enumerate(self.kind):
+            z = layer(z if i == 0 else np.maximum(z, 0.0))
+        return z
+
+    def probabilities(self, X: np.ndarray) -> np.ndarray:
+        """Class probabilities, columns in :data:`CLASSES` order."""
+        Xs = self.standardised(X)
+        concept = expit(self.concept(Xs)[:, 0])
+        kind = softmax(self.kind_scores(Xs), axis=1) * np.array([1.0, 1.0, self.other_weight])
         kind /= kind.sum(axis=1, keepdims=True)
         method, problem = concept * kind[:, 0], concept * kind[:, 1]
         return np.stack([1.0 - method - problem, method, problem], axis=1)
+
+    def with_thresholds(
+        self, thresholds: dict[str, float], other_weight: float, trained_on: str | None = None
+    ) -> CandidateClassifier:
+        """The same models under other decision thresholds (and what they were learned
+        from, when given)."""
+        return replace(
+            self,
+            thresholds=thresholds,
+            other_weight=other_weight,
+            trained_on=self.trained_on if trained_on is None else trained_on,
+        )
 
     def to_json(self) -> str:
         return json.dumps(
             {
                 "classes": list(CLASSES),
                 "features": list(FEATURE_NAMES),
-                "coef": np.round(self.coef, 6).tolist(),
-                "intercept": np.round(self.intercept, 6).tolist(),
+                "concept": self.concept.to_dict(),
+                "kind": [layer.to_dict() for layer in self.kind],
                 "mean": np.round(self.mean, 6).tolist(),
                 "scale": np.round(self.scale, 6).tolist(),
                 "thresholds": self.thresholds,
@@ -299,21 +354,39 @@ def load_classifier(path: str | Path = DEFAULT_CLASSIFIER) -> CandidateClassifie
     """Read shipped weights; a missing or mismatched file is a :class:`ModelError`."""
     path = Path(path)
     data = read_weights(path, "the candidate classifier", "bench/train_classifier.py")
+    n = len(FEATURE_NAMES)
+    try:
+        concept = Layer.from_dict(data["concept"])
+        kind = tuple(Layer.from_dict(layer) for layer in data["kind"])
+        mean = np.asarray(data["mean"], np.float32)
+        scale = np.asarray(data["scale"], np.float32)
+        thresholds = {str(k): float(v) for k, v in data["thresholds"].items()}
+        shapes = [layer.weights.shape for layer in (concept, *kind)]
+        fits = (
+            len(shapes) >= 2
+            and shapes[0] == (n, 1)
+            and shapes[1][0] == n
+            and all(a[1] == b[0] for a, b in itertools.pairwise(shapes[1:]))
+            and shapes[-1][1] == 3
+            and mean.shape == scale.shape == (HAND,)
+        )
+    except (KeyError, TypeError, ValueError, AttributeError):
+        fits = False
     if (
-        tuple(data.get("classes", ())) != CLASSES
+        not fits
+        or tuple(data.get("classes", ())) != CLASSES
         or tuple(data.get("features", ())) != FEATURE_NAMES
-        or np.shape(data.get("coef", ())) != (4, len(FEATURE_NAMES))
     ):
         raise ModelError(
             f"{path} was trained for other features or classes; retrain it with "
             "bench/train_classifier.py"
         )
     return CandidateClassifier(
-        coef=np.asarray(data["coef"], np.float32),
-        intercept=np.asarray(data["intercept"], np.float32),
-        mean=np.asarray(data["mean"], np.float32),
-        scale=np.asarray(data["scale"], np.float32),
-        thresholds={k: float(v) for k, v in data["thresholds"].items()},
+        concept=concept,
+        kind=kind,
+        mean=mean,
+        scale=scale,
+        thresholds=thresholds,
         trained_on=str(data["trained_on"]),
         other_weight=float(data.get("other_weight", 1.0)),
     )
