@@ -187,9 +187,7 @@ def fit(
     concept = LogisticRegression(C=C, max_iter=3000).fit(Xs, positive, sample_weight=weight)
     typed = ~inspec & (y > 0)
     return CandidateClassifier(
-        concept=Layer(
-            concept.coef_[0][:, None].astype(np.float32), concept.intercept_[:1].astype(np.float32)
-        ),
+        concept=Layer.of(concept.coef_[0][:, None], concept.intercept_[:1]),
         kind=kind_layers(Xs[typed], y[typed], weight[typed], C, hidden),
         mean=mean.astype(np.float32),
         scale=scale.astype(np.float32),
@@ -207,8 +205,7 @@ def kind_layers(
     if hidden == 0:
         model = LogisticRegression(C=C, max_iter=3000).fit(X, y, sample_weight=weight)
         order = [list(model.classes_).index(k) for k in (1, 2, 3)]
-        weights, bias = model.coef_[order].T, model.intercept_[order]
-        return (Layer(weights.astype(np.float32), bias.astype(np.float32)),)
+        return (Layer.of(model.coef_[order].T, model.intercept_[order]),)
     net = MLPClassifier(
         hidden_layer_sizes=(hidden,),
         alpha=KIND_ALPHA,
@@ -224,10 +221,7 @@ def kind_layers(
         raise ValueError(f"the kind network stopped after {net.n_iter_} epochs")
     if list(net.classes_) != [1, 2, 3]:
         raise ValueError(f"the kind model needs all three kinds, got {list(net.classes_)}")
-    return tuple(
-        Layer(w.astype(np.float32), b.astype(np.float32))
-        for w, b in zip(net.coefs_, net.intercepts_, strict=True)
-    )
+    return tuple(Layer.of(w, b) for w, b in zip(net.coefs_, net.intercepts_, strict=True))
 
 
 def with_thresholds(

@@ -250,13 +250,17 @@ class Layer:
         }
 
     @classmethod
+    def of(cls, weights: Any, bias: Any) -> Layer:
+        """A float32 layer; ValueError unless it maps inputs to outputs."""
+        w, b = np.asarray(weights, np.float32), np.asarray(bias, np.float32)
+        if w.ndim != 2 or b.shape != w.shape[1:]:
+            raise ValueError(f"a layer of weights {w.shape} and bias {b.shape}")
+        return cls(w, b)
+
+    @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Layer:
-        """A layer from its JSON form; ValueError unless it maps inputs to outputs."""
-        weights = np.asarray(data["weights"], np.float32)
-        bias = np.asarray(data["bias"], np.float32)
-        if weights.ndim != 2 or bias.shape != weights.shape[1:]:
-            raise ValueError(f"a layer of weights {weights.shape} and bias {bias.shape}")
-        return cls(weights, bias)
+        """A layer from its JSON form (:meth:`to_dict`)."""
+        return cls.of(data["weights"], data["bias"])
 
 
 @dataclass(frozen=True)
