@@ -30,6 +30,7 @@ from kg.extract.phrases import (
 from kg.extract.subjects import studied_subject
 from kg.lexicon import (
     GENERIC_NOUNS,
+    NOMINAL_ING,
     head,
     is_fixed_term,
     looks_like_name,
@@ -156,6 +157,8 @@ def candidates(
         runs = loose_chunks(sentence)
         loose_heads |= _run_heads(runs, LOOSE_MAX_WORDS)
         for words in _loose_phrases(runs, seen):
+            if _opening_verb(words, sentence, sentences):
+                continue
             key = " ".join(words).lower()
             free = is_weak(words[0]) and not _fixed(key, abstract)
             candidate = _candidate(words, index, context, abstract)
@@ -302,6 +305,32 @@ def _loose_phrases(runs: list[list[str]], seen: dict[str, Candidate]) -> Iterato
             text = " ".join(span)
             if trim(tail) == tail and text.lower() not in seen and not is_generic(text):
                 yield span
+
+
+def _opening_verb(words: list[str], sentence: str, sentences: list[str]) -> bool:
+    """Whether a loose phrase opens its sentence, or a title's part after a colon, with an
+    -ing word that is a verb there: "Accelerating Training and Inference of Neural ODEs",
+    "Compute Better Spent: Replacing Dense Layers with Structured Matrices".
+
+    A gerund that names nothing (not in :data:`~kg.lexicon.NOMINAL_ING`) and opens a clause
+    takes an object, unless the paper also writes the same words inside a sentence
+    ("Spiking neural networks are ..." with "... of spiking neural networks").
+
+    >>> title = "Projecting Molecules into Synthesizable Chemical Spaces"
+    >>> _opening_verb(["Projecting", "Molecules"], title, [title])
+    True
+    >>> spiking = ["Spiking neural networks save energy.", "We train spiking neural networks."]
+    >>> _opening_verb(["Spiking", "neural", "networks"], spiking[0], spiking)
+    False
+    """
+    first = words[0].lower()
+    if len(words) < 2 or not first.endswith("ing") or first in NOMINAL_ING:
+        return False
+    opening = re.compile(rf"(?:^|:\s+){re.escape(words[0])}\s", re.IGNORECASE)
+    if not opening.search(sentence):
+        return False
+    inside = re.compile(rf"(?<![:\s])\s+{re.escape(first)}\s+{re.escape(words[1])}\b", re.I)
+    return not any(inside.search(s) for s in sentences)
 
 
 def _run_heads(runs: list[list[str]], max_len: int) -> set[str]:
