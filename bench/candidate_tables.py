@@ -16,7 +16,9 @@ candidates kg's extractor offers, their feature rows and their labels:
   strict researcher lists them, by ``index_rubric.md``; none of the papers is
   among the 300 whose links the reader judged): ``method`` (1) or ``problem``
   (2) when a candidate's (or its expansion's) :func:`index_key` is one the
-  index lists as that kind, else none (0).
+  index lists as that kind, else none (0). A third part, 710 more abstracts
+  (``icml-index3.jsonl``), was tried and not kept (docs/explanation/measuring.md);
+  ``--index-file`` tables it.
 
 Embedding every candidate takes a while (about 10 minutes on 2 cores), so the
 tables are written once and ``bench/train_classifier.py`` reads them. SciERC's
