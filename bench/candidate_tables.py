@@ -12,8 +12,9 @@ candidates kg's extractor offers, their feature rows and their labels:
 - Inspec: a keyphrase when its Porter-stemmed form equals a gold keyphrase's
   (the benchmark's protocol); untyped;
 - with ``--index``, the reader's index of 1,600 ICML 2024 abstracts
-  (``reader_labels/icml-index*.jsonl``, two parts of 800: each paper's methods and problems as a
-  strict researcher lists them, by ``index_rubric.md``; none of the papers is
+  (``reader_labels/icml-index.jsonl`` and ``icml-index2.jsonl``, 800 each: each
+  paper's methods and problems as a strict researcher lists them, by
+  ``index_rubric.md``; none of the papers is
   among the 300 whose links the reader judged): ``method`` (1) or ``problem``
   (2) when a candidate's (or its expansion's) :func:`index_key` is one the
   index lists as that kind, else none (0). A third part, 710 more abstracts
@@ -180,7 +181,10 @@ def main() -> None:
     extractor = Extractor(load_model(), classifier=None)
     data = Path(args.data)
     if args.index and args.index_file:
-        parser.error("--index adds every part of the index; --index-file tables one part alone")
+        parser.error(
+            "--index adds the two parts the shipped model learned from; --index-file tables "
+            "the parts it names alone"
+        )
     if args.index_file:
         rows = index_tables(extractor, data, args.index_file)
     else:

@@ -24,7 +24,9 @@ from kg.extract.phrases import (
     kind_word,
     loose_chunks,
     span_bounds,
+    tokens,
     trim,
+    verb_after,
     written,
 )
 from kg.extract.subjects import studied_subject
@@ -157,7 +159,7 @@ def candidates(
         runs = loose_chunks(sentence)
         loose_heads |= _run_heads(runs, LOOSE_MAX_WORDS)
         for words in _loose_phrases(runs, seen):
-            if _opening_verb(words, sentence, sentences):
+            if _opening_verb(words, index, sentences):
                 continue
             key = " ".join(words).lower()
             free = is_weak(words[0]) and not _fixed(key, abstract)
@@ -307,30 +309,52 @@ def _loose_phrases(runs: list[list[str]], seen: dict[str, Candidate]) -> Iterato
                 yield span
 
 
-def _opening_verb(words: list[str], sentence: str, sentences: list[str]) -> bool:
-    """Whether a loose phrase opens its sentence, or a title's part after a colon, with an
-    -ing word that is a verb there: "Accelerating Training and Inference of Neural ODEs",
-    "Compute Better Spent: Replacing Dense Layers with Structured Matrices".
+def _opening_verb(words: list[str], index: int, sentences: list[str]) -> bool:
+    """Whether a loose phrase of sentence ``index`` opens it, or the first sentence's part
+    after a colon (a title's: "Compute Better Spent: Replacing Dense Layers ..."), with an
+    -ing word that is a verb there: "Accelerating Training and Inference of Neural ODEs".
 
     A gerund that names nothing (not in :data:`~kg.lexicon.NOMINAL_ING`) and opens a clause
-    takes an object, unless the paper also writes the same words inside a sentence
-    ("Spiking neural networks are ..." with "... of spiking neural networks").
+    takes an object, unless the paper also writes the same words inside a sentence, where
+    no preposition or adverb before them makes the word a verb (:func:`_written_inside`).
 
     >>> title = "Projecting Molecules into Synthesizable Chemical Spaces"
-    >>> _opening_verb(["Projecting", "Molecules"], title, [title])
+    >>> _opening_verb(["Projecting", "Molecules"], 0, [title])
     True
     >>> spiking = ["Spiking neural networks save energy.", "We train spiking neural networks."]
-    >>> _opening_verb(["Spiking", "neural", "networks"], spiking[0], spiking)
+    >>> _opening_verb(["Spiking", "neural", "networks"], 0, spiking)
     False
     """
-    first = words[0].lower()
-    if len(words) < 2 or not first.endswith("ing") or first in NOMINAL_ING:
+    if len(words) < 2:
         return False
-    opening = re.compile(rf"(?:^|:\s+){re.escape(words[0])}\s", re.IGNORECASE)
-    if not opening.search(sentence):
+    first, second = words[0].lower(), words[1]
+    if not first.endswith("ing") or first in NOMINAL_ING:
         return False
-    inside = re.compile(rf"(?<![:\s])\s+{re.escape(first)}\s+{re.escape(words[1])}\b", re.I)
-    return not any(inside.search(s) for s in sentences)
+    opens = r"(?:.*:\s+)?" if index == 0 else ""  # past any colon of the first sentence
+    phrase = rf"{re.escape(words[0])}\s+{re.escape(second)}(?!\w)"
+    if not re.match(opens + phrase, sentences[index]):
+        return False
+    return not any(_written_inside(first, second, s) for s in sentences)
+
+
+def _written_inside(first: str, second: str, sentence: str) -> bool:
+    """Whether ``sentence`` writes ``first second`` as a term: neither opening it nor its
+    part after a colon, nor after a word that makes ``first`` a verb (:func:`verb_after`:
+    "for accelerating training").
+
+    >>> _written_inside("spiking", "neural", "We train spiking neural networks (SNNs).")
+    True
+    >>> _written_inside("accelerating", "training", "A method for accelerating training.")
+    False
+    """
+    pair = re.compile(rf"(?<![\w-]){re.escape(first)}\s+{re.escape(second)}(?!\w)", re.I)
+    for m in pair.finditer(sentence):
+        before = sentence[: m.start()].rstrip()
+        found = tokens(before)
+        previous = found[-1][0].lower() if found else ""
+        if before and not before.endswith(":") and not verb_after(previous, first):
+            return True
+    return False
 
 
 def _run_heads(runs: list[list[str]], max_len: int) -> set[str]:

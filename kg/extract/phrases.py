@@ -48,6 +48,7 @@ __all__ = [
     "trim",
     "is_weak",
     "is_adverb",
+    "verb_after",
     "is_generic",
     "kind_word",
     "names_quantity",
@@ -222,7 +223,7 @@ def chunks(sentence: str) -> list[list[str]]:
             not current
             and k > 0
             and not gap.strip()
-            and (_verb_after(found[k - 1][0], tok) or _infinitive(found[k - 1][0], tok, attached))
+            and (verb_after(found[k - 1][0], tok) or _infinitive(found[k - 1][0], tok, attached))
         ):
             last_end = end
             continue  # "nearly matching X", "to train X": a verb, not the start of a phrase
@@ -281,7 +282,7 @@ def loose_chunks(sentence: str) -> list[list[str]]:
         if current and (gap.strip() or (_breaks(tok) and not term) or _plural_noun(current[-1])):
             runs.append(current)
             current = []
-        verb = _verb_after(previous, tok) or _infinitive(previous, tok, attached)
+        verb = verb_after(previous, tok) or _infinitive(previous, tok, attached)
         if term:
             if current and not is_adverb(current[-1]):
                 runs.append(current)
@@ -296,15 +297,15 @@ def loose_chunks(sentence: str) -> list[list[str]]:
     return runs
 
 
-def _verb_after(previous: str, word: str) -> bool:
+def verb_after(previous: str, word: str) -> bool:
     """Whether an -ing word is a verb by the word before it.
 
     After a preposition, one that names nothing is ("by relating X", "for
     solving X"); after an adverb, any is ("a nearly matching lower bound").
 
-    >>> _verb_after("by", "relating"), _verb_after("nearly", "matching")
+    >>> verb_after("by", "relating"), verb_after("nearly", "matching")
     (True, True)
-    >>> _verb_after("for", "matching"), _verb_after("early", "stopping")
+    >>> verb_after("for", "matching"), verb_after("early", "stopping")
     (False, False)
     """
     low = word.lower()
