@@ -405,6 +405,15 @@ def test_a_typed_acronym_keeps_what_the_text_says_of_it():
     assert krr.compared and krr.expansion == "Kernel Ridge Regression"
 
 
+def test_an_acronym_is_studied_when_its_expansion_is():
+    from kg.extract.refine import merge_acronyms
+
+    found = candidates(["We investigate Glacier Surge Forecasting (GSF) from radar swaths."])
+    assert any(c.studied and c.text == "Glacier Surge Forecasting" for c in found)
+    (gsf,) = [c for c in merge_acronyms(found) if c.text == "GSF"]
+    assert gsf.studied
+
+
 def test_an_adverb_that_makes_a_term_stays_in_the_phrase():
     found = texts(
         [

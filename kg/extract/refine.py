@@ -39,10 +39,16 @@ def keyword_candidates(found: list[Candidate], keywords: Sequence[str]) -> list[
 
 
 def merge_acronyms(cands: list[Candidate]) -> list[Candidate]:
-    """One candidate per defined acronym: drop its expansion and the expansion's parts."""
+    """One candidate per defined acronym: drop its expansion and the expansion's parts.
+
+    An acronym is what the paper studies when its expansion is ("We investigate Masked
+    Image Modeling (MIM) for ...": MIM is the subject).
+    """
     expansions = {c.expansion.lower(): c for c in cands if c.expansion}
     if not expansions:
         return cands
+    subjects = {c.text.lower() for c in cands if c.studied}
+    studied = {a.text for e, a in expansions.items() if e in subjects}
     kept = []
     for c in cands:
         low = c.text.lower()
@@ -51,6 +57,8 @@ def merge_acronyms(cands: list[Candidate]) -> list[Candidate]:
             continue
         if c.expansion and not c.proposed:  # a proposed name is a method whatever its head
             c = replace(c, cue=_acronym_kind(c.expansion))
+        if c.text in studied:
+            c = replace(c, studied=True)
         kept.append(c)
     return kept
 
