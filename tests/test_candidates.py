@@ -408,10 +408,15 @@ def test_a_typed_acronym_keeps_what_the_text_says_of_it():
 def test_an_acronym_is_studied_when_its_expansion_is():
     from kg.extract.refine import merge_acronyms
 
-    found = candidates(["We investigate Glacier Surge Forecasting (GSF) from radar swaths."])
+    found = candidates(
+        [
+            "We investigate Glacier Surge Forecasting (GSF) from radar swaths.",
+            "Some write Glacier Surge Forecasting (GS-F) instead.",
+        ]
+    )
     assert any(c.studied and c.text == "Glacier Surge Forecasting" for c in found)
-    (gsf,) = [c for c in merge_acronyms(found) if c.text == "GSF"]
-    assert gsf.studied
+    merged = {c.text: c for c in merge_acronyms(found) if c.expansion}
+    assert merged["GSF"].studied and merged["GS-F"].studied  # both stand for the subject
 
 
 def test_an_adverb_that_makes_a_term_stays_in_the_phrase():

@@ -347,10 +347,10 @@ def _written_inside(first: str, second: str, sentence: str) -> bool:
     >>> _written_inside("accelerating", "training", "A method for accelerating training.")
     False
     """
-    pair = re.compile(rf"(?<![\w-]){re.escape(first)}\s+{re.escape(second)}(?!\w)", re.I)
+    pair = re.compile(rf"(?<![\w-]){re.escape(first)}\s+{re.escape(second)}(?![\w-])", re.I)
     for m in pair.finditer(sentence):
         before = sentence[: m.start()].rstrip()
-        found = tokens(before)
+        found = tokens(before[-40:])  # the word before them
         previous = found[-1][0].lower() if found else ""
         if before and not before.endswith(":") and not verb_after(previous, first):
             return True

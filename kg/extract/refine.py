@@ -48,7 +48,7 @@ def merge_acronyms(cands: list[Candidate]) -> list[Candidate]:
     if not expansions:
         return cands
     subjects = {c.text.lower() for c in cands if c.studied}
-    studied = {a.text for e, a in expansions.items() if e in subjects}
+    studied = {c.text for c in cands if c.expansion and c.expansion.lower() in subjects}
     kept = []
     for c in cands:
         low = c.text.lower()
