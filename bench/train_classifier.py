@@ -224,12 +224,6 @@ def kind_layers(
     return tuple(Layer.of(w, b) for w, b in zip(net.coefs_, net.intercepts_, strict=True))
 
 
-def with_thresholds(
-    clf: CandidateClassifier, tm: float, tp: float, other: float = 1.0
-) -> CandidateClassifier:
-    return clf.with_thresholds({"method": tm, "problem": tp}, other)
-
-
 def linked(clf: CandidateClassifier, row: dict) -> tuple[list, list]:
     """The mentions kg would keep for one abstract, and its weak mentions."""
     s = Settings()
@@ -326,7 +320,8 @@ def main() -> None:
         hits, n_typed = kind_hits(clf, held, "index")
         index_right, index_typed = index_right + hits, index_typed + n_typed
         for tm, tp, ow in grid:
-            for wf, got in figures(with_thresholds(clf, tm, tp, ow), held).items():
+            at = clf.with_thresholds({"method": tm, "problem": tp}, ow)
+            for wf, got in figures(at, held).items():
                 acc = totals.setdefault((tm, tp, wf, ow), {k: Counts() for k in got})
                 for k, c in got.items():
                     acc[k] += c

@@ -111,19 +111,11 @@ def test_a_proposed_name_keeps_the_confidence_such_names_earn():
     import numpy as np
 
     from kg.extract.candidates import Candidate
-    from kg.extract.classify import FEATURE_NAMES, HAND, CandidateClassifier, Layer
+    from kg.extract.classify import FEATURE_NAMES
     from kg.extract.select import CandidateTable, classified
 
     # A classifier that doubts everything: "not a concept" with probability 0.8.
-    doubtful = CandidateClassifier(
-        concept=Layer(np.zeros((len(FEATURE_NAMES), 1)), np.array([np.log(0.2 / 0.8)])),
-        # never "another term"
-        kind=(Layer(np.zeros((len(FEATURE_NAMES), 3)), np.array([0.0, 0.0, -30.0])),),
-        mean=np.zeros(HAND),
-        scale=np.ones(HAND),
-        thresholds={"method": 0.5, "problem": 0.5},
-        trained_on="a test",
-    )
+    doubtful = _constant_classifier(np.log(0.2 / 0.8), [0.0, 0.0, -30.0])
     cands = [
         Candidate("Quokka-Net", 0, Kind.METHOD, proposed=True),
         Candidate("message passing", 0, Kind.METHOD, proposed=True),
@@ -135,22 +127,31 @@ def test_a_proposed_name_keeps_the_confidence_such_names_earn():
     assert scored["message passing"].prob == pytest.approx(0.2)
 
 
+def _constant_classifier(concept_logit: float, kind_logits: list[float]):
+    """A classifier that gives every candidate the same concept log-odds and kind scores
+    (method, problem, another kind; -30: never that kind), under thresholds of 0.5."""
+    import numpy as np
+
+    from kg.extract.classify import FEATURE_NAMES, HAND, CandidateClassifier, Layer
+
+    n = len(FEATURE_NAMES)
+    return CandidateClassifier(
+        concept=Layer(np.zeros((n, 1)), np.array([concept_logit])),
+        kind=(Layer(np.zeros((n, 3)), np.array(kind_logits)),),
+        mean=np.zeros(HAND),
+        scale=np.ones(HAND),
+        thresholds={"method": 0.5, "problem": 0.5},
+        trained_on="a test",
+    )
+
+
 def _unsure_classifier():
     """A concept with probability 0.15, split evenly between method and problem (0.075 each,
     below the floor at which a kind's likeliest phrase is still kept), under thresholds of
     0.5."""
     import numpy as np
 
-    from kg.extract.classify import FEATURE_NAMES, HAND, CandidateClassifier, Layer
-
-    return CandidateClassifier(
-        concept=Layer(np.zeros((len(FEATURE_NAMES), 1)), np.array([np.log(0.15 / 0.85)])),
-        kind=(Layer(np.zeros((len(FEATURE_NAMES), 3)), np.array([0.0, 0.0, -30.0])),),
-        mean=np.zeros(HAND),
-        scale=np.ones(HAND),
-        thresholds={"method": 0.5, "problem": 0.5},
-        trained_on="a test",
-    )
+    return _constant_classifier(np.log(0.15 / 0.85), [0.0, 0.0, -30.0])
 
 
 def test_a_title_phrase_is_a_concept_as_likely_as_it_is_one_at_all():
@@ -268,19 +269,8 @@ def test_occurrences_counts_whole_words_only() -> None:
 
 def _sure_classifier(kind: str):
     """A classifier sure that every candidate is a concept of ``kind``."""
-    import numpy as np
-
-    from kg.extract.classify import FEATURE_NAMES, HAND, CandidateClassifier, Layer
-
     logits = {"method": [30.0, 0.0, -30.0], "problem": [0.0, 30.0, -30.0]}[kind]
-    return CandidateClassifier(
-        concept=Layer(np.zeros((len(FEATURE_NAMES), 1)), np.array([30.0])),
-        kind=(Layer(np.zeros((len(FEATURE_NAMES), 3)), np.array(logits)),),
-        mean=np.zeros(HAND),
-        scale=np.ones(HAND),
-        thresholds={"method": 0.5, "problem": 0.5},
-        trained_on="a test",
-    )
+    return _constant_classifier(30.0, logits)
 
 
 def _kept(
