@@ -13,6 +13,7 @@ JSON): ``tests/test_serialize.py`` checks that on generated hostile text.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import re
@@ -223,41 +224,56 @@ def jsonld_chunks(data: RdfData, prefixes: Mapping[str, str] | None = None) -> I
     """
     used = prefixes if prefixes is not None else used_prefixes(data)
     compact = _Compactor(used.items())
+    dumps = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps's text, without its checks
+    # A node object is ``{"@id": ..., key: [value, ...], ...}`` as json.dumps writes a dict,
+    # made here from the text of each key and value: the keys and classes (kg's vocabulary)
+    # written once, the values met often (concepts, numbers) kept for a while.
+    keys: dict[Any, str] = {}
+    types: dict[Any, str] = {}
 
     def ref(node: Any) -> str:
         return f"_:{node.value}" if isinstance(node, ox.BlankNode) else compact(node.value)
 
-    def term(node: Any) -> dict[str, Any]:
-        if isinstance(node, ox.Literal):
-            value: dict[str, Any] = {"@value": node.value}
-            if node.language:
-                value["@language"] = node.language
-            elif node.datatype.value != XSD_STRING:
-                value["@type"] = compact(node.datatype.value)
-            return value
-        return {"@id": ref(node)}
+    @functools.lru_cache(maxsize=1 << 16)
+    def value(node: Any) -> str:
+        if not isinstance(node, ox.Literal):
+            return '{"@id": ' + dumps(ref(node)) + "}"
+        text = '{"@value": ' + dumps(node.value)
+        if node.language:
+            text += ', "@language": ' + dumps(node.language)
+        elif node.datatype.value != XSD_STRING:
+            text += ', "@type": ' + dumps(compact(node.datatype.value))
+        return text + "}"
+
+    def node_object(subject: Any, triples: Iterable[ox.Triple]) -> str:
+        fields: dict[str, list[str]] = {}
+        for tr in triples:
+            predicate, obj = tr.predicate, tr.object
+            if predicate == _RDF_TYPE and isinstance(obj, ox.NamedNode):
+                kind = types.get(obj)
+                if kind is None:
+                    kind = types[obj] = dumps(compact(obj.value))
+                fields.setdefault('"@type"', []).append(kind)
+                continue
+            key = keys.get(predicate)
+            if key is None:
+                key = keys[predicate] = dumps(compact(predicate.value))
+            fields.setdefault(key, []).append(value(obj))
+        text = '{"@id": ' + dumps(ref(subject))
+        for key, items in fields.items():
+            text += ", " + key + ": [" + ", ".join(items) + "]"
+        return text + "}"
 
     context = {prefix: ns for prefix, ns in sorted(compact.prefixes)}
     yield f'{{\n"@context": {json.dumps(context, ensure_ascii=False, indent=1)},\n"@graph": [\n'
-    rdf_type = RDF_TYPE
     piece: list[str] = []
-    node_object: dict[str, Any] = {}
     first = True
-    for tr in _sorted(data):  # sorted by subject, then predicate and object
-        subject = ref(tr.subject)
-        if node_object.get("@id") != subject:
-            if node_object:
-                piece.append(json.dumps(node_object, ensure_ascii=False))
-            node_object = {"@id": subject}
-            if len(piece) >= _CHUNK_LINES:
-                yield ("" if first else ",\n") + ",\n".join(piece)
-                piece, first = [], False
-        if tr.predicate.value == rdf_type and isinstance(tr.object, ox.NamedNode):
-            node_object.setdefault("@type", []).append(compact(tr.object.value))
-        else:
-            node_object.setdefault(compact(tr.predicate.value), []).append(term(tr.object))
-    if node_object:
-        piece.append(json.dumps(node_object, ensure_ascii=False))
+    # sorted by subject, then predicate and object, each subject's types first
+    for subject, triples in groupby(_sorted(data), key=lambda tr: tr.subject):
+        piece.append(node_object(subject, triples))
+        if len(piece) >= _CHUNK_LINES:
+            yield ("" if first else ",\n") + ",\n".join(piece)
+            piece, first = [], False
     if piece:
         yield ("" if first else ",\n") + ",\n".join(piece)
     yield "\n]\n}\n"
