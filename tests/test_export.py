@@ -9,7 +9,7 @@ import threading
 import networkx as nx
 import pytest
 
-from kg.errors import KGError
+from kg.errors import KGError, ValidationError
 from kg.export import (
     Beside,
     Later,
@@ -162,6 +162,22 @@ def test_a_failure_beside_or_after_leaves_the_old_output_and_no_thread(tmp_path,
     assert sorted(p.name for p in tmp_path.iterdir()) == [".out.kg-lock", "out"]
     assert stopped.is_set() == (fails == "after")
     assert not [t for t in threading.enumerate() if t.name.startswith("kg-write-")]
+
+
+def test_a_check_before_the_commit_that_fails_leaves_the_old_output(tmp_path):
+    out = tmp_path / "out"
+    write_files(out, {"a.txt": "old"})
+    checked = []
+
+    def check():
+        checked.append(sorted(os.listdir(next(tmp_path.glob(".out.kg-new-*")))))
+        raise ValidationError("does not conform")
+
+    with output_dir(out, ["a.txt", "b.txt"]) as target, pytest.raises(ValidationError):
+        target.write({"a.txt": "new", "b.txt": "new"}, before_commit=check)
+    assert checked == [["a.txt", "b.txt"]]  # called once every file was written
+    assert os.listdir(out) == ["a.txt"] and (out / "a.txt").read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".out.kg-lock", "out"]
 
 
 def test_unwritable_output_is_a_clear_error(tmp_path):

@@ -3,7 +3,10 @@ and batch or sample validation agrees with the full run."""
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -224,6 +227,35 @@ def test_a_build_refuses_to_write_an_invalid_graph(fake_model, monkeypatch, tmp_
     assert sorted(p.name for p in out.iterdir()) == ["kg.ttl"]
     assert (out / "kg.ttl").read_text() == "previous\n"
     assert [p.name for p in tmp_path.iterdir() if ".kg-new-" in p.name] == []  # nor its runs
+    assert not multiprocessing.active_children()  # the check's child has ended
+
+
+def test_a_build_checks_its_graph_in_another_process_while_it_writes(
+    fake_model, monkeypatch, tmp_path
+):
+    """The check runs beside the other files (the second core), in a child process."""
+    import kg.build
+
+    inputs = tmp_path / "papers.txt"
+    shutil.copy(ROOT / "seeds" / sorted(p.name for p in (ROOT / "seeds").iterdir())[0], inputs)
+    seen = tmp_path / "seen.txt"
+    real = kg.build.check
+
+    def watched(data, mode):
+        staging = next(tmp_path.glob(".out.kg-new-*"))
+        deadline = time.monotonic() + 60
+        while not (staging / "graph.graphml").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)  # written by the parent meanwhile
+        seen.write_text(f"{os.getpid()} {(staging / 'graph.graphml').exists()}")
+        return real(data, mode)
+
+    monkeypatch.setattr(kg.build, "check", watched)
+    code, out_text, err = run("build", str(inputs), "--out", str(tmp_path / "out"))
+    assert code == 0, err
+    pid, written = seen.read_text().split()
+    assert int(pid) != os.getpid() and written == "True"
+    assert "SHACL: conforms" in out_text
+    assert not multiprocessing.active_children()
 
 
 def test_the_store_holds_exactly_what_the_files_say(fake_embedder, tmp_path):

@@ -19,7 +19,7 @@ import pyoxigraph as ox
 from rdflib import Graph
 
 from kg import export, freshness, query
-from kg.build import outputs
+from kg.build import forked, outputs
 from kg.build.outputs import (
     OUTPUT_FILES,
     OUTPUT_INSIDE,
@@ -244,20 +244,21 @@ def _write(
     clock = _Clock()
     say = progress or (lambda stage, done, total: None)
     say("writing", 0, 1)
-    checked: list[_Checked] = []  # kg.nt once written and checked
+    checked: list[_Checked] = []  # kg.nt once written, and its check started
 
     def rdf_then_check(path: Path) -> None:
-        """kg.nt first, sorted on disk; then the graph is checked, before any other file."""
+        """kg.nt first, sorted on disk; then its check starts, in a child process beside
+        the other files (:mod:`kg.build.forked`): they are swapped in only if it conforms."""
         sink = export.SortedNTriples(path.parent)
         emit(built.kg, built.provenance, sink)
         data = export.NTriplesFile(path, sink.write(path), sink.blank_nodes)
         clock.lap("rdf")
+        checking = forked.start(lambda: check(data, validation))
+        checked.append(_Checked(data, checking, export.used_prefixes(data)))
+
+    def conforms() -> None:
         say("validating", 0, 1)
-        report = check(data, validation)
-        _give_back_memory(len(built.kg.papers))  # the sample's neighbourhoods
-        clock.lap("validate")
-        say("writing", 0, 1)
-        checked.append(_Checked(data, report, export.used_prefixes(data)))
+        checked[0].report.result()
 
     makers = outputs.makers(built)  # each file made when written, so one at a time is in memory
     files: dict[str, export.Content] = {
@@ -272,16 +273,26 @@ def _write(
                 stop,
             )
         ),
-        "kg.jsonld": export.Later(
-            lambda: export.jsonld_chunks(checked[0].rdf, checked[0].prefixes)
-        ),
         "graph.graphml": lambda path: export.write_graphml(built.graph, path),
     }
-    files.update((name, export.Later(make)) for name, make in makers.items() if name not in files)
+    files.update(
+        (name, export.Later(make))
+        for name, make in makers.items()
+        if name not in files and name != "kg.jsonld"
+    )
+    # Last: the check, then the store, take the second core while the files before it are
+    # written on the first (written before graph.graphml, it shared a core with both).
+    files["kg.jsonld"] = export.Later(
+        lambda: export.jsonld_chunks(checked[0].rdf, checked[0].prefixes)
+    )
     committed = (lambda: progress("written", 1, 1)) if progress else None
-    written = sorted(target.write(files, on_commit=committed), key=in_output_order)
+    try:
+        written = target.write(files, on_commit=committed, before_commit=conforms)
+    finally:
+        for started in checked:
+            started.report.stop()
     clock.lap("export")
-    report = checked[0].report
+    report = checked[0].report.result()
     warnings = export.size_warnings({n: (target.real / n).stat().st_size for n in makers})
     concepts = built.kg.concepts
     kinds = {k.value: sum(1 for c in concepts if c.kind is k) for k in Kind}
@@ -291,22 +302,24 @@ def _write(
         kinds,
         len(built.kg.links),
         len(built.kg.edges),
-        tuple(written),
+        tuple(sorted(written, key=in_output_order)),
         skipped=reading.skipped if reading else (),
         replaced=reading.replaced if reading else {},
         merged=reading.merged if reading else (),
         warnings=(*built.cache.problems, *warnings),
         validation=report,
         reused=built.cache.reused,
-        seconds={**built.seconds, **clock.seconds},
+        # the check ran beside the export, for this long
+        seconds={**built.seconds, **clock.seconds, "validate": checked[0].report.seconds},
     )
 
 
 class _Checked(NamedTuple):
-    """kg.nt as a build wrote it: its SHACL report, and the prefixes kg.ttl and kg.jsonld use."""
+    """kg.nt as a build wrote it: its SHACL check (running or done), and the prefixes kg.ttl
+    and kg.jsonld use."""
 
     rdf: export.NTriplesFile
-    report: ValidationReport
+    report: forked.Handle[ValidationReport]
     prefixes: dict[str, str]
 
 

@@ -94,10 +94,17 @@ class Output:
     names: frozenset[str]
 
     def write(
-        self, files: Mapping[str, Content], on_commit: Callable[[], None] | None = None
+        self,
+        files: Mapping[str, Content],
+        on_commit: Callable[[], None] | None = None,
+        *,
+        before_commit: Callable[[], None] | None = None,
     ) -> list[Path]:
         """Write ``files`` into a new directory and swap it in for the old one; return the
         directory's entries written (a folder once for the files named inside it).
+
+        ``before_commit`` is called once every file is written, before the swap: what it
+        raises fails the write, and the old output stays (a check run beside the writes).
 
         Ctrl-C and SIGTERM that arrive during the swap take effect just after
         it and ``on_commit`` (called once the new output is in place), so the
@@ -121,6 +128,8 @@ class Output:
                     _write_one(staging, name, content)
                 beside.check()  # a failure beside ends the write at once
             beside.join()
+            if before_commit is not None:
+                before_commit()
             # A file's entry lives in its folder: the folders of named files are flushed too.
             for folder in sorted(
                 {staging} | {(staging / name).parent for name in files}, reverse=True
