@@ -25,7 +25,8 @@ its peak RSS is its own:
    with the cache of the runs before; when the input has no K papers after the
    ones built, the K are variants of its first papers (:func:`synthesize`).
 
-It prints papers/second, the seconds of each stage, peak RSS, and the kg/naive
+It prints papers/second, the seconds of each stage, peak RSS (and that of the
+build's forked SHACL check, which runs beside it), and the kg/naive
 ratio of papers per second. Numbers depend on what else runs on the machine.
 """
 
@@ -229,6 +230,12 @@ def _peak_mb() -> float:
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 
+def _child_peak_mb() -> float:
+    """The peak RSS of the largest child the run forked (the build's SHACL check), which
+    ran beside it: the run's own peak plus this bounds their sum (shared pages count twice)."""
+    return round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1)
+
+
 def _run_kg(source: Path, out: Path, cache: str | None, keep: bool = False) -> dict[str, Any]:
     start = time.perf_counter()
     sys.path.insert(0, str(ROOT))
@@ -244,6 +251,7 @@ def _run_kg(source: Path, out: Path, cache: str | None, keep: bool = False) -> d
         "reused": result.reused,
         "seconds": {k: round(v, 2) for k, v in seconds.items()},
         "peak_mb": _peak_mb(),
+        "child_peak_mb": _child_peak_mb(),
     }
 
 
@@ -308,7 +316,9 @@ def _table(report: dict[str, Any]) -> str:
         f"5-minute load average {busy} on {os.cpu_count()} CPUs",
         "",
     ]
-    lines.append(f"{'run':<10} {'wall s':>8} {'papers/s':>9} {'peak MB':>8}  stages (s)")
+    lines.append(
+        f"{'run':<10} {'wall s':>8} {'papers/s':>9} {'peak MB':>8} {'+ child':>8}  stages (s)"
+    )
     for name, run in report["runs"].items():
         if "failed" in run:
             lines.append(f"{name:<10} failed after {run['wall']:.1f} s: {run['failed']}")
@@ -316,8 +326,10 @@ def _table(report: dict[str, Any]) -> str:
         rate = run["papers"] / run["wall"]
         stages = ", ".join(f"{k} {v:.1f}" for k, v in run["seconds"].items())
         reused = f" [reused {run['reused']}]" if run.get("reused") else ""
+        child = f"{run['child_peak_mb']:8.0f}" if run.get("child_peak_mb") else f"{'':8}"
         lines.append(
-            f"{name:<10} {run['wall']:8.1f} {rate:9.2f} {run['peak_mb']:8.0f}  {stages}{reused}"
+            f"{name:<10} {run['wall']:8.1f} {rate:9.2f} {run['peak_mb']:8.0f} {child}  "
+            f"{stages}{reused}"
         )
     if "kg/naive" in report:
         lines += ["", f"kg/naive papers per second: {report['kg/naive']:.2f}x"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 
 import networkx as nx
 import pytest
@@ -178,6 +179,42 @@ def test_a_check_before_the_commit_that_fails_leaves_the_old_output(tmp_path):
     assert checked == [["a.txt", "b.txt"]]  # called once every file was written
     assert os.listdir(out) == ["a.txt"] and (out / "a.txt").read_text() == "old"
     assert sorted(p.name for p in tmp_path.iterdir()) == [".out.kg-lock", "out"]
+
+
+def test_a_child_forked_during_a_build_does_not_hold_its_lock(tmp_path):
+    """A build's forked check closes its copy of the lock before it starts its work: once
+    the build has ended, the next one starts, even while that child still runs (a killed
+    build's, on a system that does not kill it with its parent)."""
+    from kg.build import forked
+
+    out = tmp_path / "out"
+    with output_dir(out, ["a.txt"]):
+        child = forked.start(lambda: time.sleep(60))
+    try:
+        with output_dir(out, ["a.txt"]) as target:  # no BusyError
+            target.write({"a.txt": "next"})
+    finally:
+        child.stop()
+    assert (out / "a.txt").read_text() == "next"
+
+
+def test_a_forked_child_closes_its_copy_of_the_lock_at_once(tmp_path):
+    out = tmp_path / "out"
+    with output_dir(out, ["a.txt"]):
+        lock = next(tmp_path.glob(".out.kg-lock"))
+        pid = os.fork()
+        if pid == 0:  # the child: exit 0 if no descriptor of it leads to the lock file
+            held = [f for f in os.listdir("/proc/self/fd") if _leads_to(f, lock)]
+            os._exit(1 if held else 0)
+        _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+
+
+def _leads_to(fd: str, path) -> bool:
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}") == str(path)
+    except OSError:
+        return False
 
 
 def test_unwritable_output_is_a_clear_error(tmp_path):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -26,9 +27,10 @@ def test_the_value_comes_back_from_another_process():
 
 def test_the_child_sees_the_parents_memory_as_it_was_when_started():
     data = {"papers": list(range(1000))}
-    handle = forked.start(lambda: sum(data["papers"]))
+    handle = forked.start(lambda: (os.getpid(), sum(data["papers"])))
     data["papers"].clear()  # changed here after the fork: the child has its own copy
-    assert handle.result() == sum(range(1000))
+    assert handle.result() == (handle.result()[0], sum(range(1000)))
+    assert handle.result()[0] != os.getpid()
 
 
 def test_its_exception_is_raised_here_with_its_type_and_message():
@@ -51,15 +53,61 @@ def test_an_exception_that_cannot_be_pickled_comes_back_as_its_text():
         forked.start(fails).result()
 
 
-def test_a_child_that_dies_is_an_error_not_a_hang():
-    with pytest.raises(RuntimeError, match="child process ended"):
+def test_an_exception_that_pickles_but_does_not_read_back_comes_back_as_its_text():
+    class Picky(Exception):  # pickled with its message only, rebuilt with one argument less
+        def __init__(self, message, path):
+            super().__init__(message)
+
+    def fails() -> None:
+        raise Picky("no shape", "path")
+
+    with pytest.raises(RuntimeError, match="no shape"):
+        forked.start(fails).result()
+
+
+def test_the_childs_traceback_comes_back_as_a_note():
+    def fails() -> None:
+        raise ValueError("deep inside")
+
+    with pytest.raises(ValueError) as caught:
+        forked.start(fails).result()
+    assert "in fails" in "".join(caught.value.__notes__)
+
+
+def test_a_child_that_dies_is_a_clear_error_not_a_hang():
+    with pytest.raises(forked.ChildError, match="exited with status 3"):
         forked.start(lambda: os._exit(3)).result()
+    with pytest.raises(forked.ChildError, match="killed by signal 9"):
+        forked.start(lambda: os.kill(os.getpid(), signal.SIGKILL)).result()
 
 
 def test_stop_ends_a_child_that_still_runs():
     blocked = threading.Event()
     handle = forked.start(lambda: blocked.wait(60))  # never set in the child
+    began = time.monotonic()
     handle.stop()
+    assert time.monotonic() - began < 10  # not the 60 s of its wait
+    assert not multiprocessing.active_children()
+
+
+def test_an_interrupt_while_waiting_kills_the_child(monkeypatch):
+    """SIGTERM is raised as an exception in kg's parent process; the child must not
+    outlive it, nor keep the parent waiting for the check to end."""
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        handle = forked.start(lambda: time.sleep(60))
+        began = time.monotonic()
+        signal.setitimer(signal.ITIMER_REAL, 0.3)
+        with pytest.raises(KeyboardInterrupt):
+            handle.result()
+        assert time.monotonic() - began < 10
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
     assert not multiprocessing.active_children()
 
 
@@ -100,3 +148,29 @@ def _alive(pid: int) -> bool:
             return f.read().split(")")[-1].split()[0] != "Z"  # a zombie has ended
     except FileNotFoundError:
         return False
+
+
+_SLOW_CHILD: list[str] = []  # a marker file, while a test wants slow fork handlers
+
+
+def _slow_in_child() -> None:
+    if _SLOW_CHILD:
+        time.sleep(0.5)
+        with open(_SLOW_CHILD[0], "w") as f:
+            f.write("ran")
+
+
+os.register_at_fork(after_in_child=_slow_in_child)
+
+
+def test_start_returns_once_the_childs_fork_handlers_have_run(tmp_path):
+    """kg.export closes its lock in a forked child by such a handler: when start() returns,
+    the child holds no lock, however late it is scheduled."""
+    marker = tmp_path / "ran"
+    _SLOW_CHILD.append(str(marker))
+    try:
+        handle = forked.start(lambda: None)
+        assert marker.exists()
+    finally:
+        _SLOW_CHILD.clear()
+    handle.result()

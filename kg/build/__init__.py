@@ -253,12 +253,17 @@ def _write(
         emit(built.kg, built.provenance, sink)
         data = export.NTriplesFile(path, sink.write(path), sink.blank_nodes)
         clock.lap("rdf")
-        checking = forked.start(lambda: check(data, validation))
-        checked.append(_Checked(data, checking, export.used_prefixes(data)))
+        prefixes = export.used_prefixes(data)
+        checked.append(_Checked(data, forked.start(lambda: check(data, validation)), prefixes))
 
     def conforms() -> None:
         say("validating", 0, 1)
-        checked[0].report.result()
+        try:
+            checked[0].report.result()
+        except forked.ChildError as exc:
+            raise forked.ChildError(
+                f"the SHACL check of the graph stopped: {exc} (out of memory?); nothing was written"
+            ) from None
 
     makers = outputs.makers(built)  # each file made when written, so one at a time is in memory
     files: dict[str, export.Content] = {
@@ -309,7 +314,7 @@ def _write(
         warnings=(*built.cache.problems, *warnings),
         validation=report,
         reused=built.cache.reused,
-        # the check ran beside the export, for this long
+        # the check's own time, beside the export's (they overlap)
         seconds={**built.seconds, **clock.seconds, "validate": checked[0].report.seconds},
     )
 
@@ -324,8 +329,8 @@ class _Checked(NamedTuple):
 
 
 #: Builds of fewer papers keep their memory for the next stage: a full collection walks
-#: every object of the process (half a million once the libraries are imported: 0.2 to 0.5 s,
-#: twice a build) to free the little that a small build leaves behind.
+#: every object of the process (half a million once the libraries are imported: 0.2 to 0.5 s)
+#: to free the little that a small build leaves behind.
 _GIVE_BACK_FROM = 200
 
 

@@ -3,8 +3,9 @@
 The stages after extraction are Python that holds the interpreter's lock, so a
 thread does not give them the second core; a forked child does, and it starts
 with the parent's memory as it is (copy-on-write), so nothing is pickled on the
-way in. The result, or the exception, comes back pickled through a pipe. The
-child ends if the parent does.
+way in. The result, or the exception, comes back pickled through a pipe. On Linux
+the child is killed when the parent ends; anywhere, a parent that stops waiting
+(an error, Ctrl-C, SIGTERM) kills it.
 
 Where processes cannot be forked (not POSIX), :func:`start` runs the function at
 once, in this process, and the handle gives what it gave.
@@ -26,9 +27,15 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Generic, TypeVar
 
-__all__ = ["Handle", "start"]
+from kg.errors import KGError
+
+__all__ = ["ChildError", "Handle", "start"]
 
 T = TypeVar("T")
+
+
+class ChildError(KGError):
+    """The child ended without an answer: killed (for memory, say) or exited early."""
 
 
 @dataclass
@@ -57,51 +64,72 @@ class Handle(Generic[T]):
         return self._done.seconds if self._done is not None else 0.0
 
     def result(self) -> T:
-        """The function's return value; its exception, raised here, if it raised one."""
+        """The function's return value; its exception, raised here, if it raised one.
+
+        Raises:
+            ChildError: The child ended without an answer.
+        """
         outcome = self._wait()
         if outcome.error is not None:
             raise outcome.error
         return outcome.value  # type: ignore[return-value]
 
     def stop(self) -> None:
-        """End the child if it still runs (the build failed elsewhere)."""
+        """Kill the child if it still runs (the build failed or stopped elsewhere)."""
         if self._process is not None and self._process.is_alive():
-            self._process.terminate()
-            self._process.join()
+            self._process.kill()
         self._close()
 
     def _wait(self) -> _Outcome[T]:
-        if self._done is None:
-            try:
-                assert self._pipe is not None
-                self._done = pickle.loads(self._pipe.recv_bytes())
-            except EOFError:  # killed, or it died without a word
-                code = self._process.exitcode if self._process is not None else None
-                self._done = _Outcome(error=RuntimeError(f"a child process ended ({code})"))
-            finally:
-                self._close()
+        if self._done is not None:
+            return self._done
+        try:
+            assert self._pipe is not None
+            data = self._pipe.recv_bytes()
+        except EOFError:  # it ended without sending
+            self._close()
+            self._done = _Outcome(error=ChildError(f"a child process {self._how_it_ended()}"))
+        except BaseException:  # Ctrl-C or SIGTERM here: the child must not outlive the wait
+            self.stop()
+            raise
+        else:
+            self._close()
+            self._done = pickle.loads(data)
         return self._done
+
+    def _how_it_ended(self) -> str:
+        code = self._ended_with
+        if code is not None and code < 0:
+            return f"was killed by signal {-code} ({signal.Signals(-code).name})"
+        return f"exited with status {code} without an answer"
 
     def _close(self) -> None:
         if self._process is not None:
             self._process.join()
+            self._ended_with = self._process.exitcode
             self._process = None
         if self._pipe is not None:
             self._pipe.close()
             self._pipe = None
 
+    _ended_with: int | None = None
+
 
 def start(function: Callable[[], T]) -> Handle[T]:
     """Start ``function()`` in a forked child, or run it here where forking is not possible."""
     if "fork" not in multiprocessing.get_all_start_methods():
-        return Handle(None, None, _run(function))
+        return Handle(None, None, _run(function, here=True))
     context = multiprocessing.get_context("fork")
     receiving, sending = context.Pipe(duplex=False)
     parent = os.getpid()
 
     def child() -> None:
+        # Stopped by the parent, it ends at once: not by a handler the parent installed.
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent, which kills it
         receiving.close()
         _die_with(parent)
+        sending.send_bytes(b"")  # started: the fork's handlers have run (os.register_at_fork)
         outcome = _pickled(_run(function))
         with contextlib.suppress(OSError):  # the parent has gone: nobody waits for it
             sending.send_bytes(outcome)
@@ -110,11 +138,19 @@ def start(function: Callable[[], T]) -> Handle[T]:
     process = context.Process(target=child, name="kg-child", daemon=True)
     process.start()
     sending.close()
+    # Once the child has started, it holds nothing it must not (kg.export's lock, say).
+    try:
+        receiving.recv_bytes()
+    except EOFError:  # it ended at once: result() says how
+        pass
+    except BaseException:
+        Handle(process, receiving).stop()
+        raise
     return Handle(process, receiving)
 
 
 def _die_with(parent: int) -> None:
-    """End this child when the parent ends (killed, say), rather than finish its work."""
+    """On Linux, have this child killed when the parent ends (killed itself, say)."""
     try:
         libc = ctypes.CDLL("libc.so.6", use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -128,20 +164,31 @@ def _die_with(parent: int) -> None:
 _PR_SET_PDEATHSIG = 1
 
 
-def _run(function: Callable[[], T]) -> _Outcome[T]:
+def _run(function: Callable[[], T], here: bool = False) -> _Outcome[T]:
+    """Call ``function``; its exception is kept for the parent, with the child's traceback
+    as a note. ``here``: Ctrl-C and SIGTERM are raised at once, not kept."""
     began = time.perf_counter()
     try:
         outcome: _Outcome[T] = _Outcome(value=function())
-    except BaseException as exc:  # handed to the parent, which raises it
+    except Exception as exc:
+        if not here:
+            exc.add_note("".join(traceback.format_exception(exc)).rstrip())
+        outcome = _Outcome(error=exc)
+    except BaseException as exc:
+        if here:
+            raise
         outcome = _Outcome(error=exc)
     outcome.seconds = time.perf_counter() - began
     return outcome
 
 
 def _pickled(outcome: _Outcome[T]) -> bytes:
-    """The outcome pickled; an exception that cannot be is sent as its text."""
+    """The outcome pickled; one that does not read back (an exception whose class cannot be
+    rebuilt from its arguments, say) is sent as its text."""
     try:
-        return pickle.dumps(outcome)
+        data = pickle.dumps(outcome)
+        pickle.loads(data)
+        return data
     except Exception:
         error = outcome.error
         text = "".join(traceback.format_exception(error)) if error else "an unpicklable result"

@@ -51,7 +51,7 @@ SHOWN_SKIPS = 3
     type=click.Choice(defaults.VALIDATIONS),
     default=defaults.VALIDATION,
     show_default=True,
-    help="How the graph is checked against ontology/shapes.ttl before anything is written "
+    help="How the graph is checked against ontology/shapes.ttl before the output is replaced "
     f"(auto: full up to {defaults.FULL_LIMIT:,} triples, else a sample).",
 )
 @click.option(

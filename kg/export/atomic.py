@@ -247,6 +247,7 @@ def output_dir(
         _check_ours(shown, real, names, inside or {})
         yield Output(shown, real, frozenset(names))
     finally:
+        _HELD.discard(lock)
         os.close(lock)
 
 
@@ -292,6 +293,23 @@ def output_path(path: str | Path) -> Path:
         raise OutputError(f"cannot use {path} as the output directory: {exc}") from exc
 
 
+#: The lock descriptors this process holds: a forked child closes its copies at once
+#: (:func:`_forget_locks`), so that a child left running never holds a build's lock.
+_HELD: set[int] = set()
+
+
+def _forget_locks() -> None:
+    """In a forked child: close the inherited lock descriptors. The parent's lock stays, as
+    ``flock`` locks last until every descriptor of the open file is closed."""
+    for fd in _HELD:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _HELD.clear()
+
+
+os.register_at_fork(after_in_child=_forget_locks)
+
+
 def _lock(lock_path: Path, shown: Path) -> int:
     try:
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
@@ -309,6 +327,7 @@ def _lock(lock_path: Path, shown: Path) -> int:
         ) from None
     os.ftruncate(fd, 0)
     os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    _HELD.add(fd)
     return fd
 
 
