@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import gc
 import multiprocessing
 import os
 import pickle
@@ -136,7 +137,11 @@ def start(function: Callable[[], T]) -> Handle[T]:
         sending.close()
 
     process = context.Process(target=child, name="kg-child", daemon=True)
-    process.start()
+    gc.freeze()  # the child's collections then leave the parent's objects, and their pages, alone
+    try:
+        process.start()
+    finally:
+        gc.unfreeze()
     sending.close()
     # Once the child has started, it holds nothing it must not (kg.export's lock, say).
     try:
