@@ -259,7 +259,7 @@ def _write(
     def conforms() -> None:
         say("validating", 0, 1)
         try:
-            checked[0].report.result()
+            checked[0].check.result()
         except forked.ChildError as exc:
             raise forked.ChildError(
                 f"the SHACL check of the graph stopped: {exc} (out of memory?); nothing was written"
@@ -295,9 +295,9 @@ def _write(
         written = target.write(files, on_commit=committed, before_commit=conforms)
     finally:
         for started in checked:
-            started.report.stop()
+            started.check.stop()
     clock.lap("export")
-    report = checked[0].report.result()
+    report = checked[0].check.result()
     warnings = export.size_warnings({n: (target.real / n).stat().st_size for n in makers})
     concepts = built.kg.concepts
     kinds = {k.value: sum(1 for c in concepts if c.kind is k) for k in Kind}
@@ -315,7 +315,7 @@ def _write(
         validation=report,
         reused=built.cache.reused,
         # the check's own time, beside the export's (they overlap)
-        seconds={**built.seconds, **clock.seconds, "validate": checked[0].report.seconds},
+        seconds={**built.seconds, **clock.seconds, "validate": checked[0].check.seconds},
     )
 
 
@@ -324,7 +324,7 @@ class _Checked(NamedTuple):
     and kg.jsonld use."""
 
     rdf: export.NTriplesFile
-    report: forked.Handle[ValidationReport]
+    check: forked.Handle[ValidationReport]
     prefixes: dict[str, str]
 
 

@@ -58,6 +58,7 @@ class Handle(Generic[T]):
         self._process = process
         self._pipe = pipe
         self._done: _Outcome[T] | None = done
+        self._ended_with: int | None = None  # the child's exit code, once joined
 
     @property
     def seconds(self) -> float:
@@ -112,8 +113,6 @@ class Handle(Generic[T]):
         if self._pipe is not None:
             self._pipe.close()
             self._pipe = None
-
-    _ended_with: int | None = None
 
 
 def start(function: Callable[[], T]) -> Handle[T]:
