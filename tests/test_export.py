@@ -204,15 +204,20 @@ def test_a_forked_child_closes_its_copy_of_the_lock_at_once(tmp_path):
         lock = next(tmp_path.glob(".out.kg-lock"))
         pid = os.fork()
         if pid == 0:  # the child: exit 0 if no descriptor of it leads to the lock file
-            held = [f for f in os.listdir("/proc/self/fd") if _leads_to(f, lock)]
-            os._exit(1 if held else 0)
+            code = 2
+            try:
+                held = [f for f in os.listdir("/proc/self/fd") if _leads_to(f, lock)]
+                code = 1 if held else 0
+            finally:
+                os._exit(code)
         _, status = os.waitpid(pid, 0)
+        assert [f for f in os.listdir("/proc/self/fd") if _leads_to(f, lock)]  # held here
     assert os.waitstatus_to_exitcode(status) == 0
 
 
 def _leads_to(fd: str, path) -> bool:
     try:
-        return os.readlink(f"/proc/self/fd/{fd}") == str(path)
+        return os.readlink(f"/proc/self/fd/{fd}") == os.path.realpath(path)
     except OSError:
         return False
 

@@ -53,11 +53,15 @@ def test_an_exception_that_cannot_be_pickled_comes_back_as_its_text():
         forked.start(fails).result()
 
 
-def test_an_exception_that_pickles_but_does_not_read_back_comes_back_as_its_text():
-    class Picky(Exception):  # pickled with its message only, rebuilt with one argument less
-        def __init__(self, message, path):
-            super().__init__(message)
+class Picky(Exception):
+    """Pickled with its message only, so rebuilding it misses an argument (as pyshacl's
+    ShapeRecursionWarning does)."""
 
+    def __init__(self, message, path):
+        super().__init__(message)
+
+
+def test_an_exception_that_pickles_but_does_not_read_back_comes_back_as_its_text():
     def fails() -> None:
         raise Picky("no shape", "path")
 
@@ -111,10 +115,34 @@ def test_an_interrupt_while_waiting_kills_the_child(monkeypatch):
     assert not multiprocessing.active_children()
 
 
-def test_without_fork_it_runs_here(monkeypatch):
+def test_without_fork_it_runs_here_and_an_interrupt_is_not_held(monkeypatch):
     monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
     handle = forked.start(os.getpid)
     assert handle.result() == os.getpid()
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        forked.start(interrupted)  # at once, not when the result is asked for
+
+
+def test_the_child_leaves_signals_to_its_parent():
+    """SIGTERM ends the child at once (not kg's handler, which raises), and Ctrl-C, sent
+    to the whole process group, reaches the parent only, which kills the child."""
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: None)
+    try:
+        got = forked.start(lambda: [signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)])
+        assert got.result() == [signal.SIG_DFL, signal.SIG_IGN]
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def test_a_child_stopped_before_it_answered_says_so():
+    handle = forked.start(lambda: time.sleep(60))
+    handle.stop()
+    with pytest.raises(forked.ChildError, match="stopped before it answered"):
+        handle.result()
 
 
 def test_the_child_ends_when_its_parent_is_killed(tmp_path):

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import gc
 import multiprocessing
 import os
 import pickle
@@ -81,6 +80,9 @@ class Handle(Generic[T]):
         if self._process is not None and self._process.is_alive():
             self._process.kill()
         self._close()
+        if self._done is None:
+            stopped = ChildError("a child process was stopped before it answered")
+            self._done = _Outcome(error=stopped)
 
     def _wait(self) -> _Outcome[T]:
         if self._done is not None:
@@ -102,17 +104,24 @@ class Handle(Generic[T]):
     def _how_it_ended(self) -> str:
         code = self._ended_with
         if code is not None and code < 0:
-            return f"was killed by signal {-code} ({signal.Signals(-code).name})"
+            return f"was killed by signal {-code} ({signal.strsignal(-code) or 'unknown'})"
         return f"exited with status {code} without an answer"
 
     def _close(self) -> None:
         if self._process is not None:
-            self._process.join()
+            self._process.join(_EXIT_SECONDS)  # it has answered, or closed its end: it is ending
+            if self._process.is_alive():
+                self._process.kill()
+                self._process.join()
             self._ended_with = self._process.exitcode
             self._process = None
         if self._pipe is not None:
             self._pipe.close()
             self._pipe = None
+
+
+#: Seconds a child that has answered is given to exit before it is killed.
+_EXIT_SECONDS = 10
 
 
 def start(function: Callable[[], T]) -> Handle[T]:
@@ -136,11 +145,7 @@ def start(function: Callable[[], T]) -> Handle[T]:
         sending.close()
 
     process = context.Process(target=child, name="kg-child", daemon=True)
-    gc.freeze()  # the child's collections then leave the parent's objects, and their pages, alone
-    try:
-        process.start()
-    finally:
-        gc.unfreeze()
+    process.start()
     sending.close()
     # Once the child has started, it holds nothing it must not (kg.export's lock, say).
     try:
