@@ -115,18 +115,6 @@ def test_an_interrupt_while_waiting_kills_the_child(monkeypatch):
     assert not multiprocessing.active_children()
 
 
-def test_without_fork_it_runs_here_and_an_interrupt_is_not_held(monkeypatch):
-    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
-    handle = forked.start(os.getpid)
-    assert handle.result() == os.getpid()
-
-    def interrupted() -> None:
-        raise KeyboardInterrupt
-
-    with pytest.raises(KeyboardInterrupt):
-        forked.start(interrupted)  # at once, not when the result is asked for
-
-
 def test_the_child_leaves_signals_to_its_parent():
     """SIGTERM ends the child at once (not kg's handler, which raises), and Ctrl-C, sent
     to the whole process group, reaches the parent only, which kills the child."""

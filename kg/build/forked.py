@@ -5,10 +5,8 @@ thread does not give them the second core; a forked child does, and it starts
 with the parent's memory as it is (copy-on-write), so nothing is pickled on the
 way in. The result, or the exception, comes back pickled through a pipe. On Linux
 the child is killed when the parent ends; anywhere, a parent that stops waiting
-(an error, Ctrl-C, SIGTERM) kills it.
-
-Where processes cannot be forked (not POSIX), :func:`start` runs the function at
-once, in this process, and the handle gives what it gave.
+(an error, Ctrl-C, SIGTERM) kills it. kg runs on POSIX systems only (its output
+lock is ``fcntl``'s), where processes can always be forked.
 """
 
 from __future__ import annotations
@@ -52,11 +50,10 @@ class Handle(Generic[T]):
         self,
         process: BaseProcess | None,
         pipe: Connection | None,
-        done: _Outcome[T] | None = None,
     ) -> None:
         self._process = process
         self._pipe = pipe
-        self._done: _Outcome[T] | None = done
+        self._done: _Outcome[T] | None = None
         self._ended_with: int | None = None  # the child's exit code, once joined
 
     @property
@@ -125,9 +122,7 @@ _EXIT_SECONDS = 10
 
 
 def start(function: Callable[[], T]) -> Handle[T]:
-    """Start ``function()`` in a forked child, or run it here where forking is not possible."""
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return Handle(None, None, _run(function, here=True))
+    """Start ``function()`` in a forked child."""
     context = multiprocessing.get_context("fork")
     receiving, sending = context.Pipe(duplex=False)
     parent = os.getpid()
@@ -173,19 +168,14 @@ def _die_with(parent: int) -> None:
 _PR_SET_PDEATHSIG = 1
 
 
-def _run(function: Callable[[], T], here: bool = False) -> _Outcome[T]:
+def _run(function: Callable[[], T]) -> _Outcome[T]:
     """Call ``function``; its exception is kept for the parent, with the child's traceback
-    as a note. ``here``: Ctrl-C and SIGTERM are raised at once, not kept."""
+    as a note."""
     began = time.perf_counter()
     try:
         outcome: _Outcome[T] = _Outcome(value=function())
-    except Exception as exc:
-        if not here:
-            exc.add_note("".join(traceback.format_exception(exc)).rstrip())
-        outcome = _Outcome(error=exc)
-    except BaseException as exc:
-        if here:
-            raise
+    except BaseException as exc:  # handed to the parent, which raises it
+        exc.add_note("".join(traceback.format_exception(exc)).rstrip())
         outcome = _Outcome(error=exc)
     outcome.seconds = time.perf_counter() - began
     return outcome
