@@ -131,8 +131,7 @@ class TripleList:
                 picked.append(t)
                 inward.add(s)
         for t in self._among(onward | inward, ()):
-            s = t.subject
-            if s in onward or (s in inward and t.predicate == _RDF_TYPE):
+            if t.predicate == _RDF_TYPE and (t.subject in onward or t.subject in inward):
                 picked.append(t)
         return _Picked(picked)
 
@@ -184,13 +183,15 @@ def text(node: Any) -> str:
 
 
 def neighbourhood(data: TripleSource, nodes: Sequence[Node]) -> Graph:
-    """What the shapes may read about ``nodes``: their triples both ways, and one step on.
+    """What the shapes may read about ``nodes``: their triples both ways, and the types one step on.
 
     That is every triple of each node, every triple pointing at it by a
-    property some shape reads backwards (:func:`read_backwards`), every triple
-    of the nodes it points to, and the types of the nodes pointing at it. A
-    concept that 20,000 shared-concept records point at brings only the
-    triples a shape reads, not the records.
+    property some shape reads backwards (:func:`read_backwards`), and the types
+    of the nodes at the other end of those (what ``sh:class`` reads: no shape
+    reads further, see the head of shapes.ttl). A concept that 20,000
+    shared-concept records point at brings only the triples a shape reads, not
+    the records; a concept brings its scheme's type, not the scheme's thousands
+    of ``skos:hasTopConcept``.
     """
     sub = Graph()
     seen = set(nodes)
@@ -207,10 +208,7 @@ def neighbourhood(data: TripleSource, nodes: Sequence[Node]) -> Graph:
                 sub.add((s, p, o))
                 if s not in seen:
                     inward.add(s)
-    for node in onward:
-        for triple in data.triples((node, None, None)):
-            sub.add(triple)
-    for node in inward - onward:
+    for node in onward | inward:
         for triple in data.triples((node, RDF.type, None)):
             sub.add(triple)
     return sub
