@@ -6,11 +6,12 @@ import json
 import os
 import threading
 import time
+from pathlib import Path
 
 import networkx as nx
 import pytest
 
-from kg.errors import KGError, ValidationError
+from kg.errors import KGError, OutputError, ValidationError
 from kg.export import (
     Beside,
     Later,
@@ -179,6 +180,27 @@ def test_a_check_before_the_commit_that_fails_leaves_the_old_output(tmp_path):
     assert checked == [["a.txt", "b.txt"]]  # called once every file was written
     assert os.listdir(out) == ["a.txt"] and (out / "a.txt").read_text() == "old"
     assert sorted(p.name for p in tmp_path.iterdir()) == [".out.kg-lock", "out"]
+
+
+def test_a_failed_write_stops_what_writes_beside_it_before_its_directory_goes(tmp_path):
+    """``on_abort`` runs while the new directory still exists, and only on failure."""
+    out = tmp_path / "out"
+    seen: list[list[str]] = []
+
+    def stop() -> None:
+        seen.append(sorted(p.name for p in tmp_path.iterdir() if ".kg-new-" in p.name))
+
+    def broken(path: Path) -> None:
+        raise OSError(28, "No space left on device")
+
+    with output_dir(out, ["a.txt", "b.txt"]) as target:
+        target.write({"a.txt": "one"}, on_abort=stop)
+        assert seen == []
+        with pytest.raises(OutputError):
+            target.write({"a.txt": "two", "b.txt": broken}, on_abort=stop)
+    assert len(seen) == 1 and len(seen[0]) == 1  # the new directory, still there
+    assert [p.name for p in tmp_path.iterdir() if ".kg-new-" in p.name] == []
+    assert (out / "a.txt").read_text() == "one"
 
 
 def test_a_child_forked_during_a_build_does_not_hold_its_lock(tmp_path):

@@ -594,7 +594,7 @@ from tests.conftest import FakeEmbedder
 import kg.build, kg.export.atomic as atomic, kg.export.swap as swap_module
 point = {point!r}
 written = [0]
-write_one, swap = atomic._write_one, swap_module.swap_in
+write_one, swap = atomic.write_entry, swap_module.swap_in
 
 def pause():
     print("PAUSED", flush=True)
@@ -613,7 +613,7 @@ def paused_swap(new, real):
     if point == "after-swap":
         pause()
 
-atomic._write_one, swap_module.swap_in = paused_write_one, paused_swap
+atomic.write_entry, swap_module.swap_in = paused_write_one, paused_swap
 kg.build.load_model = FakeEmbedder
 from kg.cli import main
 main(["build", {source!r}, "--out", {out!r}])

@@ -203,11 +203,17 @@ def test_kg_validate_lists_violations_and_fails(fake_build, tmp_path):
         assert "2 violations" in out.splitlines()[-1] and "Traceback" not in err
 
 
+def one_seed(tmp_path: Path) -> Path:
+    """The first seed abstract, as a build's input."""
+    inputs = tmp_path / "papers.txt"
+    shutil.copy(ROOT / "seeds" / sorted(p.name for p in (ROOT / "seeds").iterdir())[0], inputs)
+    return inputs
+
+
 def test_a_build_refuses_to_write_an_invalid_graph(fake_model, monkeypatch, tmp_path):
     import kg.build
 
-    inputs = tmp_path / "papers.txt"
-    shutil.copy(ROOT / "seeds" / sorted(p.name for p in (ROOT / "seeds").iterdir())[0], inputs)
+    inputs = one_seed(tmp_path)
     out = tmp_path / "out"
     out.mkdir()
     (out / "kg.ttl").write_text("previous\n")
@@ -238,17 +244,16 @@ def test_a_build_checks_its_graph_in_another_process_while_it_writes(
     """The check runs beside the other files (the second core), in a child process."""
     import kg.build
 
-    inputs = tmp_path / "papers.txt"
-    shutil.copy(ROOT / "seeds" / sorted(p.name for p in (ROOT / "seeds").iterdir())[0], inputs)
+    inputs = one_seed(tmp_path)
     seen = tmp_path / "seen.txt"
     real = kg.build.check
 
     def watched(data, mode):
         staging = next(tmp_path.glob(".out.kg-new-*"))
         deadline = time.monotonic() + 60
-        while not (staging / "graph.graphml").exists() and time.monotonic() < deadline:
+        while not (staging / "kg.ttl").exists() and time.monotonic() < deadline:
             time.sleep(0.05)  # written by the parent meanwhile
-        seen.write_text(f"{os.getpid()} {(staging / 'graph.graphml').exists()}")
+        seen.write_text(f"{os.getpid()} {(staging / 'kg.ttl').exists()}")
         return real(data, mode)
 
     monkeypatch.setattr(kg.build, "check", watched)
@@ -257,6 +262,70 @@ def test_a_build_checks_its_graph_in_another_process_while_it_writes(
     pid, written = seen.read_text().split()
     assert int(pid) != os.getpid() and written == "True"
     assert "SHACL: conforms" in out_text
+    assert not multiprocessing.active_children()
+
+
+def test_a_build_writes_its_graph_files_and_views_in_another_process(
+    fake_model, monkeypatch, tmp_path
+):
+    """graph.graphml, graph.json and the views are written by a child beside the RDF."""
+    import kg.build
+
+    inputs = one_seed(tmp_path)
+    writers = tmp_path / "writers.txt"
+    real_graphml, real_entry = kg.build.export.write_graphml, kg.build.export.write_entry
+
+    def note(name):
+        with writers.open("a") as fh:
+            fh.write(f"{name} {os.getpid()}\n")
+
+    def graphml(graph, path):
+        note(path.name)
+        real_graphml(graph, path)
+
+    def entry(directory, name, content):
+        note(name)
+        real_entry(directory, name, content)
+
+    monkeypatch.setattr(kg.build.export, "write_graphml", graphml)
+    monkeypatch.setattr(kg.build.export, "write_entry", entry)  # not the parent's loop's
+    out = tmp_path / "out"
+    code, _, err = run("build", str(inputs), "--out", str(out))
+    assert code == 0, err
+    pids = {}
+    for line in writers.read_text().splitlines():
+        name, pid = line.split()
+        pids[name] = int(pid)
+    beside = {"graph.graphml", "graph.json", "paper-map.html", "paper-details/0000.js"}
+    assert beside <= set(pids)
+    assert len({pids[name] for name in beside}) == 1  # one child wrote them all
+    assert pids["graph.json"] != os.getpid()
+    assert all((out / name).is_file() for name in beside)
+    assert not multiprocessing.active_children()
+
+
+def test_a_graph_file_that_cannot_be_written_fails_the_build_and_keeps_the_output(
+    fake_model, monkeypatch, tmp_path
+):
+    """The child's error is the build's: nothing is written, the old output stays."""
+    import kg.build
+
+    inputs = one_seed(tmp_path)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "kg.ttl").write_text("previous\n")
+
+    def full_disk(graph, path):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(kg.build.export, "write_graphml", full_disk)
+    code, out_text, err = run("build", str(inputs), "--out", str(out))
+    assert code != 0 and out_text == ""
+    assert "No space left on device" in err and "unchanged" in err
+    assert "Traceback" not in err
+    assert sorted(p.name for p in out.iterdir()) == ["kg.ttl"]
+    assert (out / "kg.ttl").read_text() == "previous\n"
+    assert [p.name for p in tmp_path.iterdir() if ".kg-new-" in p.name] == []
     assert not multiprocessing.active_children()
 
 

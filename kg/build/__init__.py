@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import asdict
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pyoxigraph as ox
 from rdflib import Graph
@@ -258,15 +258,28 @@ def _write(
 
     def conforms() -> None:
         say("validating", 0, 1)
-        try:
-            checked[0].check.result()
-        except forked.ChildError as exc:
-            raise forked.ChildError(
-                f"the SHACL check of the graph stopped: {exc} (out of memory?); nothing was written"
-            ) from None
+        _answered(checked[0].check, "the SHACL check of the graph")
+        _answered(drawn[0], "the writing of the graph files and views")
 
     makers = outputs.makers(built)  # each file made when written, so one at a time is in memory
+    graph_side = [name for name in makers if not name.startswith("kg.")]
+    drawn: list[forked.Handle[None]] = []  # the child writing graph_side, once started
+
+    def graph_and_views(path: Path) -> None:
+        """The NetworkX files and the views, written into the staging directory by a child
+        process beside the RDF (they need only ``built.graph``)."""
+
+        def write_all() -> None:
+            export.write_graphml(built.graph, path)
+            for name in graph_side:
+                if name != path.name:
+                    export.write_entry(path.parent, name, export.Later(makers[name]))
+
+        drawn.append(forked.start(write_all))
+
     files: dict[str, export.Content] = {
+        # First, so that its child has the second core while kg.nt is made on the first.
+        "graph.graphml": graph_and_views,
         "kg.nt": rdf_then_check,
         "kg.ttl": lambda path: export.write_turtle(checked[0].rdf, path, checked[0].prefixes),
         # Loaded from kg.nt while the files after it are written (it needs kg.ttl's stamp).
@@ -278,24 +291,26 @@ def _write(
                 stop,
             )
         ),
-        "graph.graphml": lambda path: export.write_graphml(built.graph, path),
     }
-    files.update(
-        (name, export.Later(make))
-        for name, make in makers.items()
-        if name not in files and name != "kg.jsonld"
-    )
-    # Last: the check, then the store, take the second core while the files before it are
-    # written on the first (written before graph.graphml, it shared a core with both).
+    # Written by the child started at graph.graphml: listed here, as the output's entries.
+    files.update((name, _written_beside) for name in graph_side if name not in files)
+    # Last, the longest writer: the check and the store finish beside it.
     files["kg.jsonld"] = export.Later(
         lambda: export.jsonld_chunks(checked[0].rdf, checked[0].prefixes)
     )
+
+    def stop_children() -> None:
+        children: list[forked.Handle[Any]] = [started.check for started in checked]
+        for handle in [*children, *drawn]:
+            handle.stop()
+
     committed = (lambda: progress("written", 1, 1)) if progress else None
     try:
-        written = target.write(files, on_commit=committed, before_commit=conforms)
+        written = target.write(
+            files, on_commit=committed, before_commit=conforms, on_abort=stop_children
+        )
     finally:
-        for started in checked:
-            started.check.stop()
+        stop_children()
     clock.lap("export")
     report = checked[0].check.result()
     warnings = export.size_warnings({n: (target.real / n).stat().st_size for n in makers})
@@ -315,8 +330,27 @@ def _write(
         validation=report,
         reused=built.cache.reused,
         # the check's own time, beside the export's (they overlap)
-        seconds={**built.seconds, **clock.seconds, "validate": checked[0].check.seconds},
+        seconds={
+            **built.seconds,
+            **clock.seconds,
+            "validate": checked[0].check.seconds,
+            "graph files": drawn[0].seconds,
+        },
     )
+
+
+def _answered(child: forked.Handle[Any], what: str) -> None:
+    """Wait for a child of :func:`_write`; its exception is raised here."""
+    try:
+        child.result()
+    except forked.ChildError as exc:
+        raise forked.ChildError(
+            f"{what} stopped: {exc} (out of memory?); nothing was written"
+        ) from None
+
+
+def _written_beside(path: Path) -> None:
+    """An output entry another process writes (:func:`_write`)."""
 
 
 class _Checked(NamedTuple):

@@ -17,6 +17,7 @@ from kg.export.atomic import (
     Output,
     output_dir,
     output_path,
+    write_entry,
     write_files,
 )
 from kg.export.ntriples import NTriplesFile, SortedNTriples
@@ -72,6 +73,7 @@ __all__ = [
     "DETAILS_DIR",
     "details_names",
     "is_details_file",
+    "write_entry",
     "write_files",
     "Beside",
     "Content",

@@ -44,6 +44,7 @@ __all__ = [
     "output_path",
     "Output",
     "write_files",
+    "write_entry",
     "entry",
     "Content",
     "Later",
@@ -99,12 +100,15 @@ class Output:
         on_commit: Callable[[], None] | None = None,
         *,
         before_commit: Callable[[], None] | None = None,
+        on_abort: Callable[[], None] | None = None,
     ) -> list[Path]:
         """Write ``files`` into a new directory and swap it in for the old one; return the
         directory's entries written (a folder once for the files named inside it).
 
         ``before_commit`` is called once every file is written, before the swap: what it
         raises fails the write, and the old output stays (a check run beside the writes).
+        ``on_abort`` is called when the write fails, before the new directory is removed:
+        it stops whatever else writes into it (a child process the caller started).
 
         Ctrl-C and SIGTERM that arrive during the swap take effect just after
         it and ``on_commit`` (called once the new output is in place), so the
@@ -125,7 +129,7 @@ class Output:
                 if isinstance(content, Beside):
                     beside.start(content, staging / name)
                 else:
-                    _write_one(staging, name, content)
+                    write_entry(staging, name, content)
                 beside.check()  # a failure beside ends the write at once
             beside.join()
             if before_commit is not None:
@@ -140,17 +144,26 @@ class Output:
                 if on_commit is not None:
                     on_commit()
         except OSError as exc:
-            beside.stop()
+            _abort(beside, on_abort)
             shutil.rmtree(staging, ignore_errors=True)
             raise OutputError(
                 f"cannot write the output to {self.path} ({exc.strerror or exc}); "
                 f"{self.path} is unchanged"
             ) from exc
         except BaseException:
-            beside.stop()
+            _abort(beside, on_abort)
             shutil.rmtree(staging, ignore_errors=True)
             raise
         return [self.path / name for name in dict.fromkeys(entry(n) for n in files)]
+
+
+def _abort(beside: _Threads, on_abort: Callable[[], None] | None) -> None:
+    """Stop everything that may still write into a failed write's directory."""
+    try:
+        if on_abort is not None:
+            on_abort()
+    finally:
+        beside.stop()
 
 
 class _Threads:
@@ -397,7 +410,7 @@ def _mode(real: Path) -> int:
         return 0o777 & ~umask
 
 
-def _write_one(
+def write_entry(
     directory: Path, name: str, content: str | bytes | Later | Callable[[Path], None]
 ) -> None:
     """Write one file in full and flush it to disk, or have ``content`` make a directory."""
