@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from rdflib import Graph, Literal, URIRef
+from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.compare import isomorphic
 from rdflib.namespace import DCTERMS, RDF, SKOS, XSD
 
@@ -304,6 +304,36 @@ def test_a_build_writes_its_graph_files_and_views_in_another_process(
     assert not multiprocessing.active_children()
 
 
+def test_a_failed_build_stops_its_children_before_it_removes_their_directory(
+    fake_model, monkeypatch, tmp_path
+):
+    """A child still writing would put files back into the removed directory."""
+    import kg.build
+    import kg.export.atomic
+
+    inputs = one_seed(tmp_path)
+    real_rmtree = kg.export.atomic.shutil.rmtree
+    alive_then: list[list[str]] = []
+
+    def slow_graphml(graph, path):
+        time.sleep(30)  # still at work when the parent fails
+
+    def full_disk(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    def rmtree(path, *args, **kwargs):
+        alive_then.append([p.name for p in multiprocessing.active_children()])
+        real_rmtree(path, *args, **kwargs)
+
+    monkeypatch.setattr(kg.build.export, "write_graphml", slow_graphml)
+    monkeypatch.setattr(kg.build.export, "write_turtle", full_disk)
+    monkeypatch.setattr(kg.export.atomic.shutil, "rmtree", rmtree)
+    code, _, err = run("build", str(inputs), "--out", str(tmp_path / "out"))
+    assert code != 0 and "No space left on device" in err
+    assert alive_then == [[]]
+    assert [p.name for p in tmp_path.iterdir() if ".kg-new-" in p.name] == []
+
+
 def test_a_graph_file_that_cannot_be_written_fails_the_build_and_keeps_the_output(
     fake_model, monkeypatch, tmp_path
 ):
@@ -369,16 +399,40 @@ def test_the_store_holds_exactly_what_the_files_say(fake_embedder, tmp_path):
     assert report.conforms, [str(v) for v in report.violations]
 
 
+def test_a_batch_of_blank_nodes_is_checked_alone(fake_build):
+    """pyshacl takes no blank focus node: such a batch is checked with every node of its
+    neighbourhood, and only its own results count (a neighbour there has only its type)."""
+    g = Graph()
+    g += fake_build.rdf
+    link = sorted(s for s in g.subjects(RDF.type, KG.ConceptLink) if isinstance(s, URIRef))[0]
+    blank = BNode()
+    for s, p, o in list(g.triples((link, None, None))):
+        g.remove((s, p, o))
+        g.add((blank, p, o))
+    assert not list(g.triples((None, None, link)))  # nothing pointed at the link
+    assert validate(g, "full").conforms
+    report = validate(g, "batch", batch_size=1)
+    assert report.conforms, [str(v) for v in report.violations]
+    g.remove((blank, KG.confidence, None))  # and a blank node's own violation is found
+    assert ["kg:confidence" in str(v) for v in validate(g, "batch", batch_size=1).violations] == [
+        True
+    ]
+
+
 def test_a_build_s_triples_and_its_rdflib_graph_give_the_same_sample(fake_build):
     """The same focus nodes are picked from pyoxigraph terms as from rdflib nodes."""
-    from kg.validate.check import _focus_nodes
+    from kg.validate.check import _focus_nodes, _spread
 
     shapes = shapes_graph()
-    as_terms = _focus_nodes(TripleList(fake_build.triples), shapes)
     as_nodes = _focus_nodes(fake_build.rdf, shapes)
-    assert {c: [str(n.value) for n in nodes] for c, nodes in as_terms.items()} == {
-        c: [str(n) for n in nodes] for c, nodes in as_nodes.items()
-    }
+    every = sum(len(nodes) for nodes in as_nodes.values())
+    for size in (1, 5, every):  # the drawn sample, its first nodes, and every focus node
+        classes = [URIRef(c) for c in as_nodes]
+        as_terms, total = TripleList(fake_build.triples).sample(classes, size, _spread)
+        assert {c: [str(n.value) for n in nodes] for c, nodes in as_terms.items()} == {
+            c: [str(n) for n in sorted(nodes, key=_spread)[:size]] for c, nodes in as_nodes.items()
+        }
+        assert total == len({n for nodes in as_nodes.values() for n in nodes})
     broken = Graph()
     broken += fake_build.rdf
     for paper in _papers(broken):

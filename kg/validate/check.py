@@ -49,7 +49,13 @@ def validate(
         progress: Called as ``progress(checked, to_check)`` after each batch.
     """
     shapes = shapes_graph()
-    if isinstance(data, TripleList) and mode != "sample":
+    if isinstance(data, TripleList) and mode == "sample":
+        # Drawn in one pass that keeps only the sample (every typed node, at 50,000 papers,
+        # is millions of them).
+        classes = sorted(set(shapes.objects(None, SH.targetClass)), key=str)
+        chosen, total = data.sample(classes, sample_size, _spread)
+        return _checked(data, shapes, mode, chosen, total, batch_size, progress)
+    if isinstance(data, TripleList):
         data = rdflib_graph(data.items)  # every node is read
     targets = _focus_nodes(data, shapes)
     total = len({n for nodes in targets.values() for n in nodes})
@@ -66,6 +72,20 @@ def validate(
         chosen = targets
     else:
         raise ValueError(f"unknown validation mode {mode!r}")
+    return _checked(data, shapes, mode, chosen, total, batch_size, progress)
+
+
+def _checked(
+    data: TripleSource,
+    shapes: Graph,
+    mode: Mode,
+    chosen: dict[str, list[Any]],
+    total: int,
+    batch_size: int,
+    progress: Callable[[int, int], None] | None,
+) -> ValidationReport:
+    """Check the ``chosen`` focus nodes of each target class, batch by batch, on their
+    neighbourhoods; ``total`` is how many focus nodes the graph has."""
     nodes = list(dict.fromkeys(n for c in sorted(chosen) for n in chosen[c]))
     nodes = [n if isinstance(n, Node) else to_rdflib(n) for n in nodes]
     source = data.neighbourhoods(nodes) if isinstance(data, TripleList) else data
@@ -79,12 +99,9 @@ def validate(
 
 
 def _focus_nodes(data: TripleSource, shapes: Graph) -> dict[str, list[Any]]:
-    """Target class -> its instances in ``data`` (kg's shapes use sh:targetClass only):
-    rdflib nodes, or pyoxigraph terms for a :class:`TripleList` (hundreds of thousands of
-    them, of which a sample converts only those it picks)."""
+    """Target class -> its instances in ``data`` (kg's shapes use sh:targetClass only; a
+    build's :class:`TripleList` draws its sample with :meth:`TripleList.sample`)."""
     classes = sorted(set(shapes.objects(None, SH.targetClass)), key=str)
-    if isinstance(data, TripleList):
-        return data.instances(classes)
     out: dict[str, list[Node]] = {}
     for cls in classes:
         out[str(cls)] = sorted({s for s, _, _ in data.triples((None, RDF.type, cls))}, key=str)

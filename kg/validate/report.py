@@ -92,8 +92,13 @@ def run_pyshacl(data: Graph, shapes: Graph, focus: Sequence[Node] | None) -> Ite
         focus_nodes=[n for n in focus if isinstance(n, URIRef)] if focus is not None else None,
     )
     assert isinstance(report, Graph)
+    # pyshacl takes no blank node as a focus node, and checks every node of the data when
+    # given none: a batch of blank nodes is checked that way, and only its results kept
+    # (a neighbourhood's other nodes are not whole there).
+    batch = None if focus is None else set(focus)
     for result in report.objects(None, SH.result):  # not the sh:detail of nested shapes
-        yield _violation(report, shapes, result)
+        if batch is None or report.value(result, SH.focusNode) in batch:
+            yield _violation(report, shapes, result)
 
 
 def _violation(report: Graph, shapes: Graph, result: Node) -> Violation:
