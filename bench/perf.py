@@ -231,8 +231,9 @@ def _peak_mb() -> float:
 
 
 def _child_peak_mb() -> float:
-    """The peak RSS of the largest child the run forked (the build's SHACL check), which
-    ran beside it: the run's own peak plus this bounds their sum (shared pages count twice)."""
+    """The peak RSS of the largest child the run forked (the build's SHACL check, or the child
+    writing the graph files and views), which ran beside it. Two run at once, so the run's
+    own peak plus this is no bound of their sum; the process tree's PSS, sampled, is."""
     return round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1)
 
 
@@ -317,7 +318,7 @@ def _table(report: dict[str, Any]) -> str:
         "",
     ]
     lines.append(
-        f"{'run':<10} {'wall s':>8} {'papers/s':>9} {'peak MB':>8} {'+ child':>8}  stages (s)"
+        f"{'run':<10} {'wall s':>8} {'papers/s':>9} {'peak MB':>8} {'child':>8}  stages (s)"
     )
     for name, run in report["runs"].items():
         if "failed" in run:

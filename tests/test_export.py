@@ -87,13 +87,13 @@ def test_write_files_flushes_every_folder_it_wrote_entries_in(tmp_path, monkeypa
     from kg.export import swap
 
     flushed = []
-    real_fsync_dir = swap.fsync_dir
+    real_fsync_dir = swap.fsync_path
 
     def recording(path):
         flushed.append(path)
         real_fsync_dir(path)
 
-    monkeypatch.setattr(swap, "fsync_dir", recording)
+    monkeypatch.setattr(swap, "fsync_path", recording)
     write_files(tmp_path / "out", {"a.txt": "a", "paper-details/0000.js": "b"})
     staged = [p for p in flushed if ".kg-new-" in str(p)]  # before the swap, in the staging
     assert [p.name for p in staged][:1] == ["paper-details"]  # a folder before its parent

@@ -582,8 +582,10 @@ def test_a_symlinked_output_directory_is_swapped_at_its_target(fake_model, tmp_p
 # --- interrupted builds: real processes, real signals ---------------------------
 
 # Runs the real `kg build` in a child process with the fake embedder, pausing at
-# POINT during export: before writing file N (of six) into the new directory, just
-# before the swap, or just after it. The test sends its signal while the child waits.
+# POINT during export: before the build's own loop writes its entry N into the new
+# directory (0: graph.graphml, which starts the child writing the graph files and views;
+# 1: kg.nt; 3 and 5: entries that child writes, with the check running), just before the
+# swap, or just after it. The test sends its signal while the child waits.
 _CHILD = """
 import os, signal, sys, time
 # Ctrl-C as in an interactive shell, even when the tests run in the background

@@ -257,11 +257,12 @@ def _write(
         checked.append(_Checked(data, forked.start(lambda: check(data, validation)), prefixes))
 
     def conforms() -> None:
+        _answered(drawn[0], "the writing of the graph files and views")
         say("validating", 0, 1)
         _answered(checked[0].check, "the SHACL check of the graph")
-        _answered(drawn[0], "the writing of the graph files and views")
 
-    makers = outputs.makers(built)  # each file made when written, so one at a time is in memory
+    # Each file made when written: one at a time is in memory (in each process).
+    makers = outputs.makers(built)
     graph_side = [name for name in makers if not name.startswith("kg.")]
     drawn: list[forked.Handle[None]] = []  # the child writing graph_side, once started
 

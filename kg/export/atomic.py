@@ -138,32 +138,34 @@ class Output:
             for folder in sorted(
                 {staging} | {(staging / name).parent for name in files}, reverse=True
             ):
-                swap.fsync_dir(folder)
+                swap.fsync_path(folder)
             with swap.signals_deferred():
                 swap.swap_in(staging, self.real)
                 if on_commit is not None:
                     on_commit()
         except OSError as exc:
-            _abort(beside, on_abort)
-            shutil.rmtree(staging, ignore_errors=True)
+            _abort(beside, on_abort, staging)
             raise OutputError(
                 f"cannot write the output to {self.path} ({exc.strerror or exc}); "
                 f"{self.path} is unchanged"
             ) from exc
         except BaseException:
-            _abort(beside, on_abort)
-            shutil.rmtree(staging, ignore_errors=True)
+            _abort(beside, on_abort, staging)
             raise
         return [self.path / name for name in dict.fromkeys(entry(n) for n in files)]
 
 
-def _abort(beside: _Threads, on_abort: Callable[[], None] | None) -> None:
-    """Stop everything that may still write into a failed write's directory."""
+def _abort(beside: _Threads, on_abort: Callable[[], None] | None, staging: Path) -> None:
+    """Stop everything that may still write into a failed write's directory, then remove it
+    (also when stopping raised: a second Ctrl-C, say)."""
     try:
         if on_abort is not None:
             on_abort()
     finally:
-        beside.stop()
+        try:
+            beside.stop()
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
 
 
 class _Threads:

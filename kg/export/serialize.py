@@ -29,6 +29,7 @@ from rdflib import Graph
 
 from kg.errors import KGError
 from kg.export.ntriples import NTriplesFile
+from kg.export.swap import fsync_path
 from kg.terms import (
     RDF_TYPE,
     XSD_STRING,
@@ -155,6 +156,7 @@ def write_turtle(data: RdfData, path: Path, prefixes: Mapping[str, str] | None =
     """:func:`turtle_bytes` written to ``path`` as Oxigraph makes it, never whole in memory."""
     used = dict(prefixes) if prefixes is not None else used_prefixes(data)
     ox.serialize(_sorted(data), str(path), format=ox.RdfFormat.TURTLE, prefixes=used)
+    fsync_path(path)  # on disk before the output is swapped in, as every file of a build
 
 
 def ntriples_text(data: RdfData) -> str:
@@ -318,6 +320,8 @@ def write_graphml(G: nx.Graph, target: Path | BinaryIO) -> None:
     with open(target, "wb") if isinstance(target, Path) else nullcontext(target) as out:
         nx.write_graphml_lxml(H, out, prettyprint=True)
         out.write(b"\n")
+    if isinstance(target, Path):
+        fsync_path(target)  # on disk before the output is swapped in, as every file of a build
 
 
 def json_text(G: nx.Graph) -> str:

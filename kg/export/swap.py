@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-__all__ = ["signals_deferred", "fsync_dir", "swap_in", "exchange_supported"]
+__all__ = ["signals_deferred", "fsync_path", "swap_in", "exchange_supported"]
 
 _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
@@ -51,7 +51,8 @@ def signals_deferred() -> Iterator[None]:
                 os.kill(os.getpid(), caught[0])
 
 
-def fsync_dir(path: Path) -> None:
+def fsync_path(path: Path) -> None:
+    """Flush a file's content, or a directory's entries, to disk."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -76,7 +77,7 @@ def swap_in(new: Path, real: Path) -> None:
             raise
         shutil.rmtree(backup, ignore_errors=True)
     with contextlib.suppress(OSError):  # the swap is done; durability is best effort now
-        fsync_dir(real.parent)
+        fsync_path(real.parent)
 
 
 _renameat2 = None
