@@ -52,8 +52,7 @@ def validate(
     if isinstance(data, TripleList) and mode == "sample":
         # Drawn in one pass that keeps only the sample (every typed node, at 50,000 papers,
         # is millions of them).
-        classes = sorted(set(shapes.objects(None, SH.targetClass)), key=str)
-        chosen, total = data.sample(classes, sample_size, _spread)
+        chosen, total = data.sample(_target_classes(shapes), sample_size, _spread)
         return _checked(data, shapes, mode, chosen, total, batch_size, progress)
     if isinstance(data, TripleList):
         data = rdflib_graph(data.items)  # every node is read
@@ -101,11 +100,14 @@ def _checked(
 def _focus_nodes(data: TripleSource, shapes: Graph) -> dict[str, list[Any]]:
     """Target class -> its instances in ``data`` (kg's shapes use sh:targetClass only; a
     build's :class:`TripleList` draws its sample with :meth:`TripleList.sample`)."""
-    classes = sorted(set(shapes.objects(None, SH.targetClass)), key=str)
     out: dict[str, list[Node]] = {}
-    for cls in classes:
+    for cls in _target_classes(shapes):
         out[str(cls)] = sorted({s for s, _, _ in data.triples((None, RDF.type, cls))}, key=str)
     return out
+
+
+def _target_classes(shapes: Graph) -> list[Node]:
+    return sorted(set(shapes.objects(None, SH.targetClass)), key=str)
 
 
 def _spread(node: Any) -> str:
