@@ -297,6 +297,31 @@ def _kept(
     return [m.text for m in select_mentions(scored, sentences, limits, 0.0)]
 
 
+def test_a_wording_cue_yields_only_to_a_kind_model_sure_of_the_other_kind():
+    import numpy as np
+
+    from kg.extract.candidates import Candidate
+    from kg.extract.classify import FEATURE_NAMES
+    from kg.extract.select import CandidateTable, classified
+
+    # Sure it is a concept (0.9); of method and problem, 95% method, or 80% method.
+    sure = _constant_classifier(np.log(0.9 / 0.1), [np.log(0.95), np.log(0.05), -30.0])
+    leaning = _constant_classifier(np.log(0.9 / 0.1), [np.log(0.8), np.log(0.2), -30.0])
+    cands = [
+        Candidate("multi-token prediction", 1, Kind.PROBLEM),  # "MTP accelerates decoding"
+        Candidate("learning of sparse parities", 1, Kind.PROBLEM, studied=True),
+        Candidate("beam search", 1, Kind.METHOD),
+    ]
+    table = CandidateTable(cands, [0.5] * 3, np.zeros((3, len(FEATURE_NAMES))))
+    overruled = {s.candidate.text: s for s in classified(table, sure)}
+    assert overruled["multi-token prediction"].kind is Kind.METHOD
+    assert overruled["multi-token prediction"].likeliest is Kind.METHOD
+    assert overruled["learning of sparse parities"].kind is Kind.PROBLEM  # its subject stays
+    kept = {s.candidate.text: s for s in classified(table, leaning)}
+    assert kept["multi-token prediction"].kind is Kind.PROBLEM
+    assert kept["multi-token prediction"].prob == pytest.approx(0.9)
+
+
 def test_a_class_whose_modifier_ends_in_an_adjective_names_no_member():
     # "the core statistical mechanisms": its member would be "core statistical", no phrase.
     kept = _kept(["core statistical mechanisms", "sparse coding algorithms", "Thompson sampling"])
