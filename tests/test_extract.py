@@ -345,11 +345,16 @@ def test_correct_and_other_judgements_are_weak_modifiers():
 def test_umbrellas_are_no_papers_concept_and_a_class_is_its_member():
     kept = _kept(["LLMs", "bandit algorithms", "gradient boosting algorithms", "Thompson sampling"])
     assert sorted(kept) == ["Thompson sampling", "gradient boosting"]
-    # What the title names, the authors list or the paper proposes is its own, umbrella or not.
+    # What the authors list or the paper proposes is its own, umbrella or not; a title that
+    # names it ("... in Large Language Models") does not make it so.
     llms = ["large language models", "Thompson sampling"]
-    assert "large language models" in _kept(llms, titled=True)
+    assert "large language models" not in _kept(llms, titled=True)
     assert "large language models" not in _kept(llms, titled=False)
     assert "LLMs" in _kept(["LLMs", "Thompson sampling"], LLMs={"keyword": True})
+    proposed = {"cue": Kind.METHOD, "proposed": True}
+    assert "LLMs" in _kept(["LLMs", "Thompson sampling"], LLMs=proposed)
+    # A class of problems is its member too: "program repair tasks" is program repair.
+    assert "program repair" in _kept(["program repair tasks", "Thompson sampling"])
 
 
 def test_the_kind_of_thing_beside_a_proposed_name_is_not_a_second_proposal():

@@ -152,8 +152,8 @@ def _typed(
     """One candidate's kind and probability, from the classifier and the wording.
 
     An umbrella (:func:`kg.lexicon.is_umbrella`) is a concept of the paper only
-    where the paper makes it one: its title names it ("… in Large Language
-    Models"), it says it proposes it, or its authors list it.
+    where the paper makes it one: it says it proposes it, or its authors list it. A
+    title that names one ("… in Large Language Models") does not.
     """
     entity = float(1.0 - p[0])
     likeliest, column = max(columns.items(), key=lambda kv: p[kv[1]])
@@ -192,7 +192,7 @@ def _typed(
             member = None  # "core statistical mechanisms": "core statistical" names nothing
         else:
             c = replace(c, text=member)
-    own = c.keyword or c.proposed or (titled and c.sentence == 0)
+    own = c.keyword or c.proposed
     if (member is None or is_umbrella(c.expansion or c.text)) and not own:
         kind = None  # "LLMs", "bandit algorithms": over many papers' concepts, not this one's
     if c.keyword and not quantity:  # the authors say it is a concept of their paper
