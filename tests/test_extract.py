@@ -357,6 +357,13 @@ def test_umbrellas_are_no_papers_concept_and_a_class_is_its_member():
     assert "program repair" in _kept(["program repair tasks", "Thompson sampling"])
 
 
+def test_a_proposed_loss_or_quantity_is_no_method():
+    proposed = {"cue": Kind.METHOD, "proposed": True}
+    texts = ["position prediction loss", "Quokka-Net", "Thompson sampling"]
+    kept = _kept(texts, **{"position prediction loss": proposed, "Quokka-Net": proposed})
+    assert "Quokka-Net" in kept and "position prediction loss" not in kept
+
+
 def test_the_kind_of_thing_beside_a_proposed_name_is_not_a_second_proposal():
     flags = {"cue": Kind.METHOD, "proposed": True}
     kept = _kept(

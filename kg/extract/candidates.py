@@ -33,10 +33,12 @@ from kg.extract.subjects import studied_subject
 from kg.lexicon import (
     GENERIC_NOUNS,
     NOMINAL_ING,
+    QUANTITY_HEADS,
     head,
     is_fixed_term,
     looks_like_name,
     lower_case_words,
+    singular,
 )
 from kg.model import Kind
 
@@ -174,6 +176,7 @@ def candidates(
             and (
                 not _named(c, sentences)
                 or _cut_name(c, sentences)
+                or _before_quantity(c, sentences)
                 or _written_lower(c.text, abstract)
             )
         ):
@@ -249,6 +252,22 @@ def _cut_name(c: Candidate, sentences: list[str]) -> bool:
     pattern = written(c.text, r"(\s+[A-Z])?")  # the capital after it is case-sensitive
     found = [m.group(1) for s in sentences for m in pattern.finditer(s)]
     return bool(found) and all(found)
+
+
+def _before_quantity(c: Candidate, sentences: list[str]) -> bool:
+    """Whether a name is only ever written before a quantity's head noun: "perfect
+    Littlestone" of "perfect Littlestone dimension", "Lyapunov" of "Lyapunov function" (the
+    whole is a quantity, :func:`kg.extract.phrases.names_quantity`, and its part names none).
+
+    >>> _before_quantity(Candidate("perfect Littlestone", 0), ["The perfect Littlestone "
+    ...     "dimension of a class.", "A perfect Littlestone dimension bounds it."])
+    True
+    >>> _before_quantity(Candidate("LoRA", 0), ["the LoRA regime and LoRA adapters"])
+    False
+    """
+    pattern = written(c.text, r"\s+([\w-]+)")
+    found = [m.group(1) for s in sentences for m in pattern.finditer(s)]
+    return bool(found) and all(singular(w.lower()) in QUANTITY_HEADS for w in found)
 
 
 def _named(c: Candidate, sentences: list[str]) -> bool:

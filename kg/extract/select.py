@@ -110,8 +110,9 @@ def classified(table: CandidateTable, classifier: CandidateClassifier) -> list[S
     names no problem gets none rather than a wrong one.
 
     A phrase the paper says it proposes stays a method whatever the classifier thinks of
-    its kind, with the probability that it is a concept at all; for a name (GINOP,
-    Dual-MTP) that is at least how often such names are methods. What it says it studies
+    its kind, with the probability that it is a concept at all, unless it names a quantity,
+    a loss or an objective; for a name (GINOP, Dual-MTP) that is at least how often such
+    names are methods. What it says it studies
     ("we study X") is its subject, typed by its wording, above :data:`_STUDIED_FLOOR`.
     """
     cands = table.candidates
@@ -162,11 +163,11 @@ def _typed(
     worded = c.cue  # the kind the wording gives, unless the kind model is sure of the other
     if worded is not None and p[columns[likeliest]] >= _CUE_OVERRULED * entity:
         worded = likeliest
-    if c.proposed and c.cue is Kind.METHOD:
+    if quantity:
+        kind = None  # a bound, loss or assumption is neither method nor problem, proposed or not
+    elif c.proposed and c.cue is Kind.METHOD:
         named = any(looks_like_name(w) for w in c.text.split())
         kind, prob = Kind.METHOD, max(entity, _PROPOSED_NAME) if named else entity
-    elif quantity:
-        kind = None  # a bound, rate or assumption is neither method nor problem
     elif c.studied and entity >= _STUDIED_FLOOR:
         kind, prob = c.cue or likeliest, entity  # what the paper studies: its subject
     elif worded is not None and entity >= _CUED_ENTITY:
