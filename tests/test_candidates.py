@@ -348,6 +348,18 @@ def test_a_capital_that_only_opens_a_sentence_does_not_make_a_modifier_a_name():
     assert not modifier["Statistical Query complexity"]  # a capitalised term stands
 
 
+def test_a_name_only_ever_written_before_a_quantity_is_cut_short():
+    sentences = [
+        "We introduce the perfect Littlestone dimension of a class.",
+        "A finite perfect Littlestone dimension gives a constant rate.",
+        "PatchTST time series forecasting uses the Hoeffding bound and Hoeffding.",
+    ]
+    modifier = {c.text: c.modifier for c in candidates(sentences)}
+    assert modifier["perfect Littlestone"]  # always the start of "... dimension"
+    assert not modifier["PatchTST"]  # what follows it names no quantity
+    assert not modifier["Hoeffding"]  # the last sentence writes it alone
+
+
 def test_a_capitalised_word_written_inside_a_sentence_elsewhere_is_a_name():
     sentences = [
         "Adam optimizer updates are cheap.",

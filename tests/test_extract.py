@@ -308,7 +308,7 @@ def test_a_wording_cue_yields_only_to_a_kind_model_sure_of_the_other_kind():
     sure = _constant_classifier(np.log(0.9 / 0.1), [np.log(0.95), np.log(0.05), -30.0])
     leaning = _constant_classifier(np.log(0.9 / 0.1), [np.log(0.8), np.log(0.2), -30.0])
     cands = [
-        Candidate("multi-token prediction", 1, Kind.PROBLEM),  # "MTP accelerates decoding"
+        Candidate("multi-token prediction", 1, Kind.PROBLEM),  # "X accelerates decoding"
         Candidate("learning of sparse parities", 1, Kind.PROBLEM, studied=True),
         Candidate("beam search", 1, Kind.METHOD),
     ]
@@ -316,7 +316,8 @@ def test_a_wording_cue_yields_only_to_a_kind_model_sure_of_the_other_kind():
     overruled = {s.candidate.text: s for s in classified(table, sure)}
     assert overruled["multi-token prediction"].kind is Kind.METHOD
     assert overruled["multi-token prediction"].likeliest is Kind.METHOD
-    assert overruled["learning of sparse parities"].kind is Kind.PROBLEM  # its subject stays
+    assert overruled["learning of sparse parities"].kind is Kind.PROBLEM  # its subject stays,
+    assert overruled["learning of sparse parities"].likeliest is Kind.PROBLEM  # weak or not
     kept = {s.candidate.text: s for s in classified(table, leaning)}
     assert kept["multi-token prediction"].kind is Kind.PROBLEM
     assert kept["multi-token prediction"].prob == pytest.approx(0.9)
@@ -354,7 +355,7 @@ def test_umbrellas_are_no_papers_concept_and_a_class_is_its_member():
     proposed = {"cue": Kind.METHOD, "proposed": True}
     assert "LLMs" in _kept(["LLMs", "Thompson sampling"], LLMs=proposed)
     # A class of problems is its member too: "program repair tasks" is program repair.
-    assert "program repair" in _kept(["program repair tasks", "Thompson sampling"])
+    assert "program repair" in _kept(["program repair tasks", "Thompson sampling"], "problem")
 
 
 def test_a_proposed_loss_or_quantity_is_no_method():

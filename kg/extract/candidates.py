@@ -23,6 +23,7 @@ from kg.extract.phrases import (
     is_weak,
     kind_word,
     loose_chunks,
+    names_quantity,
     span_bounds,
     tokens,
     trim,
@@ -33,12 +34,10 @@ from kg.extract.subjects import studied_subject
 from kg.lexicon import (
     GENERIC_NOUNS,
     NOMINAL_ING,
-    QUANTITY_HEADS,
     head,
     is_fixed_term,
     looks_like_name,
     lower_case_words,
-    singular,
 )
 from kg.model import Kind
 
@@ -255,19 +254,30 @@ def _cut_name(c: Candidate, sentences: list[str]) -> bool:
 
 
 def _before_quantity(c: Candidate, sentences: list[str]) -> bool:
-    """Whether a name is only ever written before a quantity's head noun: "perfect
-    Littlestone" of "perfect Littlestone dimension", "Lyapunov" of "Lyapunov function" (the
-    whole is a quantity, :func:`kg.extract.phrases.names_quantity`, and its part names none).
+    """Whether a name is only ever written as the start of a phrase that names a quantity
+    (:func:`kg.extract.phrases.names_quantity`): "perfect Littlestone" of "perfect
+    Littlestone dimension", "Lyapunov" of "Lyapunov function". Its part names nothing.
 
     >>> _before_quantity(Candidate("perfect Littlestone", 0), ["The perfect Littlestone "
     ...     "dimension of a class.", "A perfect Littlestone dimension bounds it."])
     True
+    >>> _before_quantity(Candidate("PatchTST", 0), ["PatchTST time series forecasting."])
+    False
     >>> _before_quantity(Candidate("LoRA", 0), ["the LoRA regime and LoRA adapters"])
     False
     """
-    pattern = written(c.text, r"\s+([\w-]+)")
-    found = [m.group(1) for s in sentences for m in pattern.finditer(s)]
-    return bool(found) and all(singular(w.lower()) in QUANTITY_HEADS for w in found)
+    if names_quantity(c.text):
+        return False  # no concept either way ("Statistical Query complexity" of its bound)
+    pattern = written(c.text)
+    wholes = []
+    for sentence in sentences:
+        for m in pattern.finditer(sentence):
+            rest = sentence[m.end() :]
+            runs, found = chunks(rest), tokens(rest)
+            if not re.match(r"\s+[\w-]", rest) or not runs or runs[0][0] != found[0][0]:
+                return False  # written on its own here
+            wholes.append(f"{m.group()} {' '.join(runs[0])}")
+    return bool(wholes) and all(names_quantity(w) for w in wholes)
 
 
 def _named(c: Candidate, sentences: list[str]) -> bool:

@@ -44,11 +44,10 @@ __all__ = [
 _KINDS_OF_THING = KIND_NOUNS | {singular(w) for w in CLASS_NOUNS}
 # A phrase the classifier finds this likely to be a concept keeps the kind its wording gives.
 _CUED_ENTITY = 0.5
-# ... unless the kind model gives the other kind at least this share of method and problem:
-# "Multi-token prediction accelerates decoding" reads like a task, and it is a method. Chosen on
-# the reader's verdicts of 2,423 links of 337 ICML and seed papers: 0.9 gains 8 right links and
-# drops 10 wrong ones, as much as 0.75 or 0.6 for fewer links changed
-# (docs/explanation/measurement-log.md). The subject of an analysis paper keeps its cue.
+# ... unless the kind model gives the other kind at least this share of method and problem
+# ("X accelerates decoding" reads like a task where X is a method). Not for what the paper
+# says it proposes or studies. Chosen on the reader's verdicts, where it gained nearly as
+# many right links as lower values for far fewer links changed (measurement-log, 2026-12-07).
 _CUE_OVERRULED = 0.9
 # How often a name the paper says it proposes ("we propose GINOP") is a gold
 # Method when the classifier doubts it (probability < 0.5): 21 of 30 on the
@@ -110,9 +109,9 @@ def classified(table: CandidateTable, classifier: CandidateClassifier) -> list[S
     names no problem gets none rather than a wrong one.
 
     A phrase the paper says it proposes stays a method whatever the classifier thinks of
-    its kind, with the probability that it is a concept at all, unless it names a quantity,
-    a loss or an objective; for a name (GINOP, Dual-MTP) that is at least how often such
-    names are methods. What it says it studies
+    its kind, with the probability that it is a concept at all; for a name (GINOP,
+    Dual-MTP) that is at least how often such names are methods. A proposed quantity, loss
+    or objective is no method. What it says it studies
     ("we study X") is its subject, typed by its wording, above :data:`_STUDIED_FLOOR`.
     """
     cands = table.candidates
@@ -161,15 +160,16 @@ def _typed(
     prob = float(p[column])
     kind: Kind | None = likeliest
     worded = c.cue  # the kind the wording gives, unless the kind model is sure of the other
-    if worded is not None and p[columns[likeliest]] >= _CUE_OVERRULED * entity:
-        worded = likeliest
+    stated = c.studied or (c.proposed and c.cue is Kind.METHOD)  # what the paper says it is
+    if worded is not None and not stated and prob >= _CUE_OVERRULED * entity:
+        worded = likeliest  # (also the kind a weak mention takes)
     if quantity:
         kind = None  # a bound, loss or assumption is neither method nor problem, proposed or not
     elif c.proposed and c.cue is Kind.METHOD:
         named = any(looks_like_name(w) for w in c.text.split())
         kind, prob = Kind.METHOD, max(entity, _PROPOSED_NAME) if named else entity
     elif c.studied and entity >= _STUDIED_FLOOR:
-        kind, prob = c.cue or likeliest, entity  # what the paper studies: its subject
+        kind, prob = worded or likeliest, entity  # what the paper studies: its subject
     elif worded is not None and entity >= _CUED_ENTITY:
         kind, prob = worded, entity  # a concept the wording types: trust the wording
     elif prob < classifier.thresholds[likeliest.value]:

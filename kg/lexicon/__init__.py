@@ -116,8 +116,8 @@ _NOT_PLURAL = words("not_plural")
 #: 16%, "gradient descent" 3.8%, "federated learning" 2.1%) is an umbrella over many
 #: papers' concepts, not one paper's: measured on ICML 2024 (bench/common_phrases.py).
 UMBRELLA_SHARE = 0.03
-#: Plural kind nouns that make a phrase a class of methods ("bandit algorithms",
-#: "graph-based methods"), not one method.
+#: Plural kind nouns that make a phrase a class of methods or problems ("bandit algorithms",
+#: "graph-based methods"), not one method or problem.
 CLASS_NOUNS = words("class_nouns")
 #: Words a concept phrase never contains as written: "two methods", "the novel approach".
 STOP_WORDS = FUNCTION_WORDS | PHRASE_BREAKS | QUANTITY_WORDS
@@ -159,7 +159,7 @@ def background_share(phrase: str) -> float:
 
 
 def class_member(phrase: str) -> str | None:
-    """What a plural class of methods is named after, when that is a concept of its own.
+    """What a plural class of methods or problems is named after, when a concept of its own.
 
     "X algorithms" names a class; its concept is X when X is a name or a
     phrase of two or more words (weak modifiers such as "multiple" left
@@ -187,7 +187,7 @@ def is_umbrella(phrase: str) -> bool:
     """A phrase over many papers' concepts, not one paper's.
 
     Either common across machine-learning abstracts (:func:`background_share`),
-    or a plural class of methods with nothing naming which ones
+    or a plural class of methods or problems with nothing naming which ones
     (:func:`class_member`).
 
     >>> [is_umbrella(p) for p in ["LLMs", "bandit algorithms", "Thompson sampling"]]
