@@ -110,9 +110,9 @@ def classified(table: CandidateTable, classifier: CandidateClassifier) -> list[S
 
     A phrase the paper says it proposes stays a method whatever the classifier thinks of
     its kind, with the probability that it is a concept at all; for a name (GINOP,
-    Dual-MTP) that is at least how often such names are methods. A proposed quantity, loss
-    or objective is no method. What it says it studies
-    ("we study X") is its subject, typed by its wording, above :data:`_STUDIED_FLOOR`.
+    Dual-MTP) that is at least how often such names are methods; a proposed quantity, loss
+    or objective is no method. What the paper says it studies ("we study X") is its
+    subject, typed by its wording, above :data:`_STUDIED_FLOOR`.
     """
     cands = table.candidates
     if not cands:
