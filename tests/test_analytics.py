@@ -44,7 +44,7 @@ def test_readme_analytics_script_runs_as_written(fake_build, tmp_path):
     )
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
-    groups = [line for line in lines if re.match(r"\d+ papers: ", line)]
+    groups = [line for line in lines if re.match(r"\d+ papers, first: ", line)]
     hops = [line for line in lines if " -> " in line]
     assert 1 <= len(groups) <= 3 and 1 <= len(hops) <= 3
     assert len(lines) == len(groups) + len(hops)
