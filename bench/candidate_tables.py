@@ -89,6 +89,13 @@ def index_key(text: str) -> str:
     return hashlib.sha256(variant_key(text).encode()).hexdigest()[:16]
 
 
+def index_gold(row: dict) -> list[tuple[str, int]]:
+    """One indexed paper's (key, kind) pairs, 1 method, 2 problem (a key listed as both is
+    a method, as :func:`index_label` reads it)."""
+    methods, problems = set(row["methods"]), set(row["problems"])
+    return [(k, 1) for k in sorted(methods)] + [(k, 2) for k in sorted(problems - methods)]
+
+
 def index_label(forms: list[str], methods: set[str], problems: set[str]) -> int:
     """1 method, 2 problem, 0 none: a form whose key the reader listed as that kind."""
     keys = {index_key(f) for f in forms}
@@ -130,8 +137,7 @@ def index_tables(extractor: Extractor, data: Path, index: Sequence[Path] = INDEX
     def label(i: int, forms: list[list[str]]) -> tuple[list[int], list]:
         r = by_id[papers[i].id]
         methods, problems = set(r["methods"]), set(r["problems"])
-        wanted = [(k, 1) for k in sorted(methods)] + [(k, 2) for k in sorted(problems - methods)]
-        return [index_label(f, methods, problems) for f in forms], wanted
+        return [index_label(f, methods, problems) for f in forms], index_gold(r)
 
     return _rows(extractor, "index", papers, label)
 

@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from candidate_tables import index_gold  # noqa: E402
 from train_classifier import index_counts  # noqa: E402
 
 from kg.evaluate.counts import Counts  # noqa: E402
@@ -37,13 +38,8 @@ def main() -> None:
         "--index", type=Path, default=ROOT / "bench/reader_labels/icml-index3.jsonl"
     )
     args = parser.parse_args()
-    gold: dict[str, list[tuple[str, int]]] = {}
-    for line in args.index.open(encoding="utf-8"):
-        if line.strip():
-            row = json.loads(line)
-            gold[row["paper"]] = [(k, 1) for k in row["methods"]] + [
-                (k, 2) for k in row["problems"]
-            ]
+    rows = [json.loads(line) for line in args.index.open(encoding="utf-8") if line.strip()]
+    gold = {row["paper"]: index_gold(row) for row in rows}
     papers = [p for p in read_papers([args.data]) if p.id in gold]
     mentions = Extractor(load_model()).extract(papers)
     total = Counts()

@@ -160,12 +160,12 @@ def _typed(
     prob = float(p[column])
     kind: Kind | None = likeliest
     worded = c.cue  # the kind the wording gives, unless the kind model is sure of the other
-    stated = c.studied or (c.proposed and c.cue is Kind.METHOD)  # what the paper says it is
-    if worded is not None and not stated and prob >= _CUE_OVERRULED * entity:
+    proposed = c.proposed and c.cue is Kind.METHOD
+    if worded is not None and not (c.studied or proposed) and prob >= _CUE_OVERRULED * entity:
         worded = likeliest  # (also the kind a weak mention takes)
     if quantity:
         kind = None  # a bound, loss or assumption is neither method nor problem, proposed or not
-    elif c.proposed and c.cue is Kind.METHOD:
+    elif proposed:
         named = any(looks_like_name(w) for w in c.text.split())
         kind, prob = Kind.METHOD, max(entity, _PROPOSED_NAME) if named else entity
     elif c.studied and entity >= _STUDIED_FLOOR:
