@@ -8,7 +8,14 @@ import numpy as np
 import pytest
 
 from kg.errors import ModelError
-from kg.extract.area_model import DEFAULT_AREA_MODEL, AreaModel, load_area_model
+from kg.extract.area_model import (
+    DEFAULT_AREA_MODEL,
+    DEFAULT_DOMAIN_MODEL,
+    AreaModel,
+    DomainModel,
+    load_area_model,
+    load_domain_model,
+)
 from kg.extract.fields import FieldScorer
 from kg.taxonomy import Field, Taxonomy, load_taxonomy
 
@@ -92,3 +99,67 @@ def test_a_user_taxonomy_is_ranked_zero_shot(fake_embedder) -> None:  # type: ig
     assert scorer.area_model is None
     probs = scorer.area_probabilities(np.ones(384), np.array([0.3, 0.1]))
     assert probs.sum() == pytest.approx(1.0) and probs[0] > probs[1]
+
+
+def toy_domain(floor: float = 0.5) -> DomainModel:
+    return DomainModel(np.array([1.0, -1.0, 0.0, 0.0], np.float32), 0.0, floor, "toy", {"C": 1.0})
+
+
+def test_the_domain_model_keeps_a_paper_at_or_above_its_floor(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    m = toy_domain(0.5)
+    assert m.inside(np.array([1.0, 0.0, 0.0, 0.0]))  # expit(1) = 0.73
+    assert not m.inside(np.array([0.0, 1.0, 0.0, 0.0]))  # expit(-1) = 0.27
+    assert m.inside(np.zeros(4))  # exactly the floor
+    path = tmp_path / "d.json"
+    path.write_text(toy_domain(0.3).to_json())
+    back = load_domain_model(path)
+    assert back.floor == 0.3 and back.info == {"C": 1.0}
+    assert np.allclose(back.weights, toy_domain().weights)
+
+
+def test_broken_domain_model_files_raise_model_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ModelError, match="cannot read"):
+        load_domain_model(tmp_path / "missing.json")
+    bad = tmp_path / "bad.json"
+    data = json.loads(toy_domain().to_json())
+    data["floor"] = 1.5
+    bad.write_text(json.dumps(data))
+    with pytest.raises(ModelError, match="not valid"):
+        load_domain_model(bad)
+
+
+def test_the_shipped_domain_model_says_what_it_learned_from(
+    fake_embedder,  # type: ignore[no-untyped-def]
+) -> None:
+    model = load_domain_model(DEFAULT_DOMAIN_MODEL)
+    info = model.info or {}
+    assert set(info["data"]) == {"ICLR and ICML 2024", "SciERC train", "Inspec train"}
+    # Out of fold, the floor keeps nearly every abstract of an AI venue and few others.
+    kept = info["kept_out_of_fold"]
+    assert kept["ICLR and ICML 2024"] >= 0.98 and kept["SciERC train"] >= 0.98
+    assert kept["Inspec train"] < 0.5
+    # It reads the packaged model's vectors: another embedder's (the fake's) it leaves alone.
+    assert FieldScorer.from_taxonomy(load_taxonomy(), fake_embedder).domain_model is None
+
+
+@pytest.mark.model
+def test_an_abstract_outside_machine_learning_gets_no_field(real_model) -> None:  # type: ignore[no-untyped-def]
+    from kg.extract.fields import assign_fields
+
+    scorer = FieldScorer.from_taxonomy(load_taxonomy(), real_model)
+    assert scorer.domain_model is not None
+    mine = Taxonomy((Field("vision", "https://x.org/vision", "computer vision"),))
+    assert FieldScorer.from_taxonomy(mine, real_model).domain_model is None
+    outside = [
+        "The council reviewed the water tariffs of twelve rural districts.",
+        "Households that pay a flat fee use a third more water than metered ones, "
+        "and repairs to old pipes cost the districts more than the meters would.",
+        "We recommend meters for every new connection and a grant for repairs.",
+    ]
+    inside = [
+        "We fine-tune a pretrained transformer language model with low-rank adapters.",
+        "On question answering benchmarks the adapted model matches full fine-tuning "
+        "while training a hundredth of the parameters.",
+    ]
+    assert assign_fields(" ".join(outside), outside, scorer) == []
+    assert assign_fields(" ".join(inside), inside, scorer) != []

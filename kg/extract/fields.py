@@ -20,8 +20,8 @@ from functools import cached_property, lru_cache
 import numpy as np
 from scipy.special import softmax
 
-from kg.extract.area_model import AreaModel, load_area_model
-from kg.extract.embed import Embedder, TextVectors, read, unit
+from kg.extract.area_model import AreaModel, DomainModel, load_area_model, load_domain_model
+from kg.extract.embed import Embedder, TextVectors, model_identity, read, unit
 from kg.extract.pooling import sentence_vectors
 from kg.lexicon import is_acronym
 from kg.taxonomy import Taxonomy
@@ -40,8 +40,9 @@ _CHILD_WEIGHT = 0.7  # how much an area's score follows its best topic rather th
 _TEMPERATURE = 0.05  # softmax temperature that turns raw scores into [0, 1]
 _MAX_NAMED = 3  # fields added because the text names them, besides the ranked areas
 _TOPICS_PER_AREA = 2  # an area's topics kept, best first, if they clear the floor
-# An abstract outside the taxonomy's reach gets no field: when no field's raw
-# score reaches _OUTSIDE_RAW and no area is _OUTSIDE_PROB likely. Measured on
+# An abstract outside the taxonomy's reach gets no field: when the domain model finds it not
+# about machine learning (the shipped taxonomy), or when no field's raw score reaches
+# _OUTSIDE_RAW and no area is _OUTSIDE_PROB likely (any taxonomy). The second, measured on
 # 250 abstracts each (not the data the area model learned from): 2.4% of ICML
 # 2024 papers and 43% of Inspec's (computing and engineering, 1998-2002) fall
 # below both; the Inspec abstracts above them are mostly about AI or computing.
@@ -109,6 +110,7 @@ class FieldScorer:
     center: np.ndarray  # (dim,), mean of the field definition embeddings
     patterns: tuple[tuple[_Term, ...], ...] = field(repr=False)
     area_model: AreaModel | None = field(default=None, repr=False)
+    domain_model: DomainModel | None = field(default=None, repr=False)
 
     @classmethod
     def from_taxonomy(
@@ -123,7 +125,9 @@ class FieldScorer:
             area_model: A learned area ranking, None for zero-shot only, or
                 "default": kg's shipped model when ``taxonomy`` has exactly
                 the broad areas it was trained for (the shipped taxonomy),
-                else none.
+                else none. With the shipped area model and the packaged
+                embedder comes the shipped :class:`~kg.extract.area_model.DomainModel`:
+                a paper it finds not about machine learning gets no field.
         """
         fs = taxonomy.fields
         defs = [f"{f.label}: {f.description or f.label}" for f in fs]
@@ -143,9 +147,21 @@ class FieldScorer:
                 and area_model.doc_weights.shape[1] == vecs.shape[1]
             )
             area_model = area_model if fits else None
+            domain = load_domain_model() if fits else None
+            if domain is not None and domain.model != model_identity(embedder).key:
+                domain = None  # it reads the packaged model's vectors, not another's
+        else:
+            domain = None
         assert not isinstance(area_model, str)
         return cls(
-            taxonomy, embedder, vecs[: len(fs)], vecs[len(fs) :], center, patterns, area_model
+            taxonomy,
+            embedder,
+            vecs[: len(fs)],
+            vecs[len(fs) :],
+            center,
+            patterns,
+            area_model,
+            domain,
         )
 
     def lexical_hits(self, text: str) -> np.ndarray:
@@ -263,6 +279,8 @@ def _choose(
     """
     tax = scorer.taxonomy
     raw, best_sent, sentences = scores.raw, scores.best_sentence, scores.sentences
+    if scorer.domain_model is not None and not scorer.domain_model.inside(scores.doc):
+        return []  # not about machine learning: no area of the taxonomy applies
     probs = scorer.area_probabilities(scores.doc, raw)
     if raw.max(initial=0.0) < _OUTSIDE_RAW and probs.max(initial=0.0) < _OUTSIDE_PROB:
         return []  # outside every field of the taxonomy: better none than a wrong one
