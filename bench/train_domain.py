@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import hashlib
 import sys
 from pathlib import Path
 
@@ -36,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from kg.evaluate.gold import load_gold  # noqa: E402
 from kg.extract import load_model, model_identity  # noqa: E402
-from kg.extract.area_model import DEFAULT_DOMAIN_MODEL, DomainModel  # noqa: E402
+from kg.extract.domain_model import DEFAULT_DOMAIN_MODEL, DomainModel  # noqa: E402
 from kg.extract.extractor import _document  # noqa: E402
 from kg.ingest import read_papers  # noqa: E402
 from kg.model import Paper  # noqa: E402
@@ -46,27 +47,23 @@ C = 1.0
 FOLDS = 5
 SEED = 0
 KEEP = 0.98  # of each AI set's abstracts, out of fold
-SETS = {  # name: (class, share of the total weight)
-    "ICLR and ICML 2024": (1, 0.25),
-    "SciERC train": (1, 0.25),
-    "Inspec train": (0, 0.5),
+# name: (class, share of the total weight, its files under --data, read as kg eval's gold)
+SETS = {
+    "ICLR and ICML 2024": (1, 0.25, ("iclr2024_dev.jsonl", "icml2024.jsonl"), False),
+    "SciERC train": (1, 0.25, ("scierc_train.jsonl",), True),
+    "Inspec train": (0, 0.5, ("inspec_train.jsonl",), True),
 }
 
 
-def _documents(data: Path) -> dict[str, list[str]]:
-    def gold(name: str) -> list[Paper]:
-        return [
-            Paper(id=g.id, abstract=g.text, text=clean(g.text), title=g.title)
-            for g in load_gold(data / name)
-        ]
-
-    recent = read_papers([data / "iclr2024_dev.jsonl", data / "icml2024.jsonl"])
-    papers = {
-        "ICLR and ICML 2024": recent,
-        "SciERC train": gold("scierc_train.jsonl"),
-        "Inspec train": gold("inspec_train.jsonl"),
-    }
-    return {name: [_document(p) for p in ps] for name, ps in papers.items()}
+def _documents(data: Path, files: tuple[str, ...], gold: bool) -> list[str]:
+    """The texts ``kg build`` embeds (title and abstract) of a set's files."""
+    if not gold:
+        return [_document(p) for p in read_papers([data / f for f in files])]
+    return [
+        _document(Paper(id=g.id, abstract=g.text, text=clean(g.text), title=g.title))
+        for f in files
+        for g in load_gold(data / f)
+    ]
 
 
 def main() -> None:
@@ -74,18 +71,23 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--out", type=Path, default=DEFAULT_DOMAIN_MODEL)
     args = parser.parse_args()
-    docs = _documents(args.data)
     embedder = load_model()
-    X = np.vstack([np.asarray(embedder.embed(texts), dtype=np.float32) for texts in docs.values()])
-    group = np.concatenate([np.full(len(t), i) for i, t in enumerate(docs.values())])
-    y = np.array([list(SETS.values())[g][0] for g in group])
-    w = np.array([list(SETS.values())[g][1] / np.sum(group == g) for g in group]) * len(y)
+    vectors, group = [], []
+    for g, (_, _, files, gold) in enumerate(SETS.values()):
+        texts = _documents(args.data, files, gold)
+        vectors.append(np.asarray(embedder.embed(texts), dtype=np.float32))
+        group += [g] * len(texts)
+    X, group = np.vstack(vectors), np.array(group)
+    label = np.array([label for label, _, _, _ in SETS.values()])
+    share = np.array([share for _, share, _, _ in SETS.values()])
+    y = label[group]
+    w = share[group] / np.bincount(group)[group] * len(y)
 
     p = np.zeros(len(y))
     for train, test in StratifiedKFold(FOLDS, shuffle=True, random_state=SEED).split(X, group):
         fold = LogisticRegression(C=C, max_iter=5000).fit(X[train], y[train], w[train])
         p[test] = fold.predict_proba(X[test])[:, 1]
-    ai = [g for g, (label, _) in enumerate(SETS.values()) if label == 1]
+    ai = [g for g in range(len(SETS)) if label[g] == 1]
     floors = [
         f
         for f in np.arange(0.05, 0.96, 0.05)
@@ -95,9 +97,9 @@ def main() -> None:
         sys.exit(f"no floor keeps {KEEP:.0%} of every AI set out of fold")
     floor = round(float(max(floors)), 2)
     kept = {name: round(float(np.mean(p[group == g] >= floor)), 4) for g, name in enumerate(SETS)}
-    for name, share in kept.items():
+    for name, part in kept.items():
         n = np.sum(group == list(SETS).index(name))
-        print(f"{name}: {n} abstracts, {share:.1%} get fields (out of fold)")
+        print(f"{name}: {n} abstracts, {part:.2%} get fields (out of fold)")
     print(f"floor {floor}")
 
     final = LogisticRegression(C=C, max_iter=5000).fit(X, y, w)
@@ -109,6 +111,11 @@ def main() -> None:
         info={
             "trained": datetime.date.today().isoformat(),
             "data": {name: int(np.sum(group == g)) for g, name in enumerate(SETS)},
+            "data_sha256": {
+                f: hashlib.sha256((args.data / f).read_bytes()).hexdigest()
+                for _, _, files, _ in SETS.values()
+                for f in files
+            },
             "kept_out_of_fold": kept,
             "C": C,
         },

@@ -304,11 +304,12 @@ def test_a_wording_cue_yields_only_to_a_kind_model_sure_of_the_other_kind():
     from kg.extract.classify import FEATURE_NAMES
     from kg.extract.select import _CUE_OVERRULED, CandidateTable, classified
 
-    # Sure it is a concept (0.9); of method and problem, 95% method, or a little less method
-    # than the share at which the kind model overrules a cue.
-    sure = _constant_classifier(np.log(0.9 / 0.1), [np.log(0.95), np.log(0.05), -30.0])
-    share = _CUE_OVERRULED - 0.05
-    leaning = _constant_classifier(np.log(0.9 / 0.1), [np.log(share), np.log(1 - share), -30.0])
+    # Sure it is a concept (0.9); of method and problem, a little more method than the share
+    # at which the kind model overrules a cue, or a little less.
+    def method_share(share: float):  # type: ignore[no-untyped-def]
+        return _constant_classifier(np.log(0.9 / 0.1), [np.log(share), np.log(1 - share), -30.0])
+
+    sure, leaning = method_share(_CUE_OVERRULED + 0.05), method_share(_CUE_OVERRULED - 0.05)
     cands = [
         Candidate("multi-token prediction", 1, Kind.PROBLEM),  # "X accelerates decoding"
         Candidate("learning of sparse parities", 1, Kind.PROBLEM, studied=True),

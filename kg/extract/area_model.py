@@ -31,21 +31,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy.special import expit, log_softmax, softmax
+from scipy.special import log_softmax, softmax
 
 from kg.errors import ModelError
 
-__all__ = [
-    "AreaModel",
-    "DEFAULT_AREA_MODEL",
-    "DEFAULT_DOMAIN_MODEL",
-    "DomainModel",
-    "load_area_model",
-    "load_domain_model",
-]
+__all__ = ["AreaModel", "DEFAULT_AREA_MODEL", "load_area_model"]
 
 DEFAULT_AREA_MODEL = Path(__file__).resolve().parent / "models" / "area_model.json"
-DEFAULT_DOMAIN_MODEL = Path(__file__).resolve().parent / "models" / "domain_model.json"
 
 
 @dataclass(frozen=True, eq=False)
@@ -141,73 +133,4 @@ def load_area_model(path: str | Path | None = None) -> AreaModel:
     )
     if not shapes_ok:
         raise ModelError(f"{path}: the area model's weights have inconsistent shapes")
-    return model
-
-
-@dataclass(frozen=True, eq=False)
-class DomainModel:
-    """Whether a paper is about AI and machine learning at all, from its embedding.
-
-    The shipped taxonomy's areas are areas of machine learning. An abstract on
-    something else (a telephone carrier's regulation, an adder circuit) is
-    still near one of them, so without this model it gets the nearest. A
-    logistic regression on the paper embedding, trained by
-    ``bench/train_domain.py`` on abstracts of AI venues (ICLR and ICML 2024,
-    SciERC's) against Inspec's computing and engineering abstracts.
-
-    Attributes:
-        weights, bias: The regression on the paper embedding.
-        floor: A paper less likely than this to be about machine learning is
-            outside the taxonomy: it gets no field.
-        model: The key (:func:`~kg.extract.embed.model_identity`) of the
-            embedder whose vectors it reads: with any other, it is not used.
-        info: Provenance: training data and out-of-fold figures.
-    """
-
-    weights: np.ndarray
-    bias: float
-    floor: float
-    model: str
-    info: dict[str, Any] | None = None
-
-    def probability(self, doc: np.ndarray) -> np.ndarray:
-        """How likely the paper (or each row) is about machine learning."""
-        return np.asarray(expit(doc @ self.weights + self.bias))
-
-    def inside(self, doc: np.ndarray) -> bool:
-        return bool(self.probability(doc) >= self.floor)
-
-    def to_json(self) -> str:
-        return json.dumps(
-            {
-                "weights": [float(f"{x:.6g}") for x in self.weights],
-                "bias": float(f"{self.bias:.6g}"),
-                "floor": self.floor,
-                "model": self.model,
-                "info": self.info or {},
-            },
-            separators=(",", ":"),
-        )
-
-
-def load_domain_model(path: str | Path | None = None) -> DomainModel:
-    """Read a :class:`DomainModel` written by ``bench/train_domain.py``.
-
-    Raises:
-        ModelError: The file is missing or not a valid model.
-    """
-    path = Path(DEFAULT_DOMAIN_MODEL if path is None else path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        model = DomainModel(
-            weights=np.asarray(data["weights"], dtype=np.float32),
-            bias=float(data["bias"]),
-            floor=float(data["floor"]),
-            model=str(data["model"]),
-            info=dict(data.get("info") or {}),
-        )
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ModelError(f"{path}: cannot read the domain model ({exc}); reinstall kg") from exc
-    if model.weights.ndim != 1 or not 0.0 < model.floor < 1.0:
-        raise ModelError(f"{path}: the domain model's weights or floor are not valid")
     return model

@@ -5,9 +5,11 @@ definition, and each field is scored by how close its embeddings are to the
 abstract (as a whole and sentence by sentence), nudged up when the abstract
 literally names a field or one of its alt labels. For the shipped taxonomy a
 learned model (:mod:`kg.extract.area_model`) then ranks the broad areas from
-the paper embedding and those scores, with calibrated probabilities; a user's
-own taxonomy is ranked zero-shot. The result for one paper depends only on
-its text and the scorer, so builds can run in parallel and incrementally.
+the paper embedding and those scores, with calibrated probabilities, after a
+second one (:mod:`kg.extract.domain_model`) has found the paper to be about
+machine learning at all; a user's own taxonomy is ranked zero-shot. The
+result for one paper depends only on its text and the scorer, so builds can
+run in parallel and incrementally.
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ from functools import cached_property, lru_cache
 import numpy as np
 from scipy.special import softmax
 
-from kg.extract.area_model import AreaModel, DomainModel, load_area_model, load_domain_model
-from kg.extract.embed import Embedder, TextVectors, model_identity, read, unit
+from kg.errors import ModelError
+from kg.extract.area_model import AreaModel, load_area_model
+from kg.extract.domain_model import DEFAULT_DOMAIN_MODEL, DomainModel, load_domain_model
+from kg.extract.embed import Embedder, Memo, MiniLM, TextVectors, model_identity, read, unit
 from kg.extract.pooling import sentence_vectors
 from kg.lexicon import is_acronym
 from kg.taxonomy import Taxonomy
@@ -87,6 +91,20 @@ class _Term:
         return self.pattern.search(text) is not None
 
 
+def _domain_model(embedder: Embedder, dim: int) -> DomainModel | None:
+    """The shipped domain model, if ``embedder`` is the packaged model whose vectors it reads."""
+    inner = embedder.inner if isinstance(embedder, Memo) else embedder
+    if not isinstance(inner, MiniLM):
+        return None
+    model = load_domain_model()
+    if model.model != model_identity(embedder).key or model.weights.shape != (dim,):
+        raise ModelError(
+            f"{DEFAULT_DOMAIN_MODEL} was trained for another version of the packaged model; "
+            "retrain it with bench/train_domain.py"
+        )
+    return model
+
+
 def fold(text: str) -> str:
     """``text`` case-folded so that every case-insensitive match of an ASCII part is in it.
 
@@ -98,7 +116,7 @@ def fold(text: str) -> str:
 
 @dataclass(frozen=True, eq=False)
 class FieldScorer:
-    """Field embeddings, label patterns and the area model, set up once per taxonomy.
+    """Field embeddings, label patterns, the area and domain models, set up once per taxonomy.
 
     Build with :meth:`from_taxonomy`; pass to :func:`assign_fields`.
     """
@@ -147,9 +165,7 @@ class FieldScorer:
                 and area_model.doc_weights.shape[1] == vecs.shape[1]
             )
             area_model = area_model if fits else None
-            domain = load_domain_model() if fits else None
-            if domain is not None and domain.model != model_identity(embedder).key:
-                domain = None  # it reads the packaged model's vectors, not another's
+            domain = _domain_model(embedder, vecs.shape[1]) if fits else None
         else:
             domain = None
         assert not isinstance(area_model, str)
@@ -275,7 +291,9 @@ def _choose(
     An area scores its probability; a topic its area's probability times its
     share of it (:func:`_topic_shares`), so topics have their own scores. Every
     field kept scores at least ``min_score``, except the best area, which is
-    kept unless the abstract lies outside the taxonomy (``_OUTSIDE_RAW``).
+    kept unless the abstract lies outside the taxonomy: the domain model finds it not
+    about machine learning, or it is far from every field (``_OUTSIDE_RAW``,
+    ``_OUTSIDE_PROB``).
     """
     tax = scorer.taxonomy
     raw, best_sent, sentences = scores.raw, scores.best_sentence, scores.sentences
@@ -358,7 +376,8 @@ def assign_fields(
     or alt label. Each
     item is ``(field_key, score, sentence)``: the score in [0, 1] is the
     area's probability (a topic carries its area's score), and the sentence
-    is the one most similar to that field. The best area is always returned;
-    the others only with a probability of at least ``min_score``.
+    is the one most similar to that field. The best area is returned unless the
+    abstract lies outside the taxonomy (then nothing is); the others only with a
+    probability of at least ``min_score``.
     """
     return assign_fields_batch([text], [sentences], scorer, top_k, min_score)[0]

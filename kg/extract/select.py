@@ -47,7 +47,8 @@ _CUED_ENTITY = 0.5
 # ... unless the kind model gives the other kind at least this share of method and problem
 # ("X accelerates decoding" reads like a task where X is a method). Not for what the paper
 # says it proposes or studies. 0.8 types more links as the reader's index lists them than 0.9
-# or 0.7 on each of its three parts, and SciERC's methods too (measurement-log, 2026-12-07).
+# on each of its three parts (and than 0.7 on the third), and SciERC's methods too
+# (measurement-log, 2026-12-07).
 _CUE_OVERRULED = 0.8
 # How often a name the paper says it proposes ("we propose GINOP") is a gold
 # Method when the classifier doubts it (probability < 0.5): 21 of 30 on the
