@@ -4,7 +4,7 @@
 
 The shipped taxonomy's areas are areas of machine learning, and an abstract
 on anything else is still nearest to one of them. This model says when no
-area applies (:class:`kg.extract.area_model.DomainModel`): a logistic
+area applies (:class:`kg.extract.domain_model.DomainModel`): a logistic
 regression on the paper embedding (title and abstract, as ``kg build`` embeds
 them), with abstracts of AI venues as one class (ICLR and ICML 2024, and
 SciERC's training abstracts from AI conferences of earlier decades) and
@@ -96,10 +96,10 @@ def main() -> None:
     if not floors:
         sys.exit(f"no floor keeps {KEEP:.0%} of every AI set out of fold")
     floor = round(float(max(floors)), 2)
+    sizes = {name: int(n) for name, n in zip(SETS, np.bincount(group), strict=True)}
     kept = {name: round(float(np.mean(p[group == g] >= floor)), 4) for g, name in enumerate(SETS)}
     for name, part in kept.items():
-        n = np.sum(group == list(SETS).index(name))
-        print(f"{name}: {n} abstracts, {part:.2%} get fields (out of fold)")
+        print(f"{name}: {sizes[name]} abstracts, {part:.2%} get fields (out of fold)")
     print(f"floor {floor}")
 
     final = LogisticRegression(C=C, max_iter=5000).fit(X, y, w)
@@ -110,7 +110,7 @@ def main() -> None:
         model=model_identity(embedder).key,
         info={
             "trained": datetime.date.today().isoformat(),
-            "data": {name: int(np.sum(group == g)) for g, name in enumerate(SETS)},
+            "data": sizes,
             "data_sha256": {
                 f: hashlib.sha256((args.data / f).read_bytes()).hexdigest()
                 for _, _, files, _ in SETS.values()

@@ -38,6 +38,7 @@ __all__ = [
     "load_model",
     "MODEL_NAME",
     "MODEL_SHA256",
+    "PACKAGED",
     "model_identity",
     "MODEL_FILES",
     "INSTALL",
@@ -334,13 +335,17 @@ def load_model() -> MiniLM:
     return MiniLM()
 
 
+#: The packaged model's identity (:func:`model_identity`).
+PACKAGED = ModelIdentity(MODEL_NAME, MODEL_SHA256, json.dumps(sorted(MODEL_FILES.items())))
+
+
 def model_identity(embedder: Embedder) -> ModelIdentity:
     """The packaged model by name, the digest its weights were checked against on load and
     its pinned files' hashes; another embedder by its ``name`` attribute (else its class)
     and its ``fingerprint`` (else its module and class)."""
     inner = embedder.inner if isinstance(embedder, Memo) else embedder
     if isinstance(inner, MiniLM):
-        return ModelIdentity(MODEL_NAME, MODEL_SHA256, json.dumps(sorted(MODEL_FILES.items())))
+        return PACKAGED
     kind = type(inner)
     own = getattr(inner, "fingerprint", None)
     return ModelIdentity(

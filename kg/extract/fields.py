@@ -25,7 +25,7 @@ from scipy.special import softmax
 from kg.errors import ModelError
 from kg.extract.area_model import AreaModel, load_area_model
 from kg.extract.domain_model import DEFAULT_DOMAIN_MODEL, DomainModel, load_domain_model
-from kg.extract.embed import Embedder, Memo, MiniLM, TextVectors, model_identity, read, unit
+from kg.extract.embed import PACKAGED, Embedder, TextVectors, model_identity, read, unit
 from kg.extract.pooling import sentence_vectors
 from kg.lexicon import is_acronym
 from kg.taxonomy import Taxonomy
@@ -93,11 +93,10 @@ class _Term:
 
 def _domain_model(embedder: Embedder, dim: int) -> DomainModel | None:
     """The shipped domain model, if ``embedder`` is the packaged model whose vectors it reads."""
-    inner = embedder.inner if isinstance(embedder, Memo) else embedder
-    if not isinstance(inner, MiniLM):
+    if model_identity(embedder) != PACKAGED:
         return None
     model = load_domain_model()
-    if model.model != model_identity(embedder).key or model.weights.shape != (dim,):
+    if model.model != PACKAGED.key or model.weights.shape != (dim,):
         raise ModelError(
             f"{DEFAULT_DOMAIN_MODEL} was trained for another version of the packaged model; "
             "retrain it with bench/train_domain.py"
