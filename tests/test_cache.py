@@ -16,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 from conftest import SEEDS, FakeEmbedder
@@ -25,9 +26,9 @@ from kg.cli import cli
 from kg.export import DETAILS_DIR
 from kg.extract import CACHE_FILE, Settings, default_cache_dir, model_identity
 from kg.extract.cache import extraction_key, paper_key
-from kg.extract.extractor import _document
+from kg.extract.extractor import _PROTOTYPES, _document
 from kg.ingest import read_papers
-from kg.model import Paper
+from kg.model import Kind, Paper
 from kg.taxonomy import load_taxonomy
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -182,6 +183,56 @@ def _cached_build(tmp_path: Path, seed_papers) -> tuple[Path, Path, list]:
     source = write_jsonl(tmp_path / "a.jsonl", seed_papers[:6])
     run(source, tmp_path / "o1", cache)
     return cache, source, read_papers([source])
+
+
+def test_the_extractors_set_up_vectors_are_stored_once_and_reused(tmp_path, seed_papers):
+    """The field labels, definitions and kind prototypes are embedded by the first build
+    that extracts; a later one that extracts a new paper reads them from the cache and writes
+    the same bytes as a build that never saw it."""
+    label = _PROTOTYPES[Kind.METHOD]
+    cache, source, _ = _cached_build(tmp_path, seed_papers)
+    with sqlite3.connect(cache / CACHE_FILE) as db:
+        assert db.execute("SELECT count(*) FROM prepared").fetchone() == (1,)
+    more = write_jsonl(tmp_path / "b.jsonl", seed_papers[:8])
+    again, result = run(more, tmp_path / "o2", cache)
+    assert result.reused == 6 and len(again.extracted(read_papers([more]))) == 2
+    assert label not in again.seen
+    uncached, _ = run(more, tmp_path / "o3", None)
+    assert label in uncached.seen
+    assert files(tmp_path / "o2") == files(tmp_path / "o3")
+
+
+@pytest.mark.parametrize("damage", ["flipped byte", "not a blob", "no table"])
+def test_damaged_set_up_vectors_are_embedded_again(tmp_path, seed_papers, damage):
+    cache, _, _ = _cached_build(tmp_path, seed_papers)
+    with sqlite3.connect(cache / CACHE_FILE) as db:
+        (blob,) = db.execute("SELECT vectors FROM prepared").fetchone()
+        if damage == "flipped byte":
+            blob = blob[:-1] + bytes([blob[-1] ^ 1])
+            db.execute("UPDATE prepared SET vectors = ?", (blob,))
+        elif damage == "not a blob":
+            db.execute("UPDATE prepared SET vectors = ?", ("text",))
+        else:  # a cache written before the table existed
+            db.execute("DROP TABLE prepared")
+    label = _PROTOTYPES[Kind.METHOD]
+    more = write_jsonl(tmp_path / "b.jsonl", seed_papers[:8])
+    again, _ = run(more, tmp_path / "o2", cache)
+    assert label in again.seen
+    run(more, tmp_path / "o3", None)
+    assert files(tmp_path / "o2") == files(tmp_path / "o3")
+
+
+def test_set_up_vectors_read_back_as_stored():
+    from kg.extract.cache import _vectors_decoded, _vectors_encoded
+
+    rng = np.random.default_rng(0)
+    for dtype in (np.float32, np.float64):
+        vectors = {t: rng.normal(size=5).astype(dtype) for t in ("a", "β label", "x y")}
+        back = _vectors_decoded(_vectors_encoded(vectors))
+        assert list(back) == list(vectors)
+        assert all(back[t].dtype == dtype and (back[t] == v).all() for t, v in vectors.items())
+    with pytest.raises(ValueError):
+        _vectors_decoded(_vectors_encoded(vectors)[:-8])
 
 
 def test_an_unreadable_entry_is_a_miss(tmp_path, seed_papers):
@@ -355,13 +406,23 @@ def test_a_killed_build_leaves_the_entries_stored_before_it(tmp_path, seed_paper
 
 
 @pytest.mark.model
-def test_the_real_model_writes_the_same_bytes_cold_warm_and_uncached(tmp_path, real_model):
+def test_the_real_model_writes_the_same_bytes_cold_warm_and_uncached(
+    tmp_path, real_model, seed_papers
+):
+    """Built from the cache (every paper, or 7 new papers with the set-up vectors it keeps) or
+    without it, the seeds' files are the same bytes."""
     cache = tmp_path / "cache"
-    cold = build(BuildRequest([SEEDS], cache_dir=cache), tmp_path / "cold", embedder=real_model)
-    warm = build(BuildRequest([SEEDS], cache_dir=cache), tmp_path / "warm", embedder=real_model)
-    build(BuildRequest([SEEDS]), tmp_path / "nocache", embedder=real_model)
-    assert cold.reused == 0 and warm.reused == cold.papers == 37
-    assert files(tmp_path / "cold") == files(tmp_path / "warm") == files(tmp_path / "nocache")
+    first = write_jsonl(tmp_path / "first.jsonl", seed_papers[:30])
+    every = write_jsonl(tmp_path / "every.jsonl", seed_papers)
+
+    def built(source: Path, out: str, cache: Path | None = cache):
+        return build(BuildRequest([source], cache_dir=cache), tmp_path / out, embedder=real_model)
+
+    assert built(first, "first").reused == 0
+    assert built(every, "added").reused == 30
+    assert built(every, "warm").reused == 37
+    built(every, "nocache", None)
+    assert files(tmp_path / "added") == files(tmp_path / "warm") == files(tmp_path / "nocache")
 
 
 def test_an_entry_keeps_every_field_of_its_mentions():

@@ -105,9 +105,9 @@ def assemble(
     identity = model_identity(model)
     key = extraction_key(identity, taxonomy, knobs)
     inputs = inputs or _hashed_inputs(request, exclude)
-    executor = executor_for(model, taxonomy, knobs, key, request.cluster)
     cache_dir = request.cache_dir
     with ExtractionCache(cache_dir) if cache_dir is not None else nullcontext() as cache:
+        executor = executor_for(model, taxonomy, knobs, key, request.cluster, cache)
         mentions, stats = extract_cached(
             papers, executor, cache, key, progress=step, batch_size=request.batch_size
         )

@@ -33,6 +33,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from kg.defaults import EXTRACT_BATCH
 from kg.digest import installed_versions, sources_sha256
 from kg.model import Mention, ModelIdentity, Paper, Role
@@ -176,6 +178,37 @@ def _decode(value: Any) -> tuple[Mention, ...]:
     return tuple(mentions)
 
 
+def _vectors_encoded(vectors: Mapping[str, np.ndarray]) -> bytes:
+    """Texts and their vectors as one blob: the sha256 of the rest, the length of a JSON
+    header (8 bytes) naming the texts and the vectors' dtype, the header, then the
+    vectors' bytes, a row per text (as the embedder gave them, so they read back equal)."""
+    matrix = np.stack([np.asarray(v) for v in vectors.values()])
+    header = {"texts": list(vectors), "dtype": matrix.dtype.str}
+    head = json.dumps(header, ensure_ascii=False).encode("utf-8")
+    rest = len(head).to_bytes(8, "little") + head + matrix.tobytes()
+    return hashlib.sha256(rest).digest() + rest
+
+
+def _vectors_decoded(blob: Any) -> dict[str, np.ndarray]:
+    """What :func:`_vectors_encoded` stored; ValueError or TypeError if it is not that."""
+    if not isinstance(blob, bytes) or len(blob) < 40:
+        raise TypeError("not a blob of vectors")
+    digest, rest = blob[:32], blob[32:]
+    if hashlib.sha256(rest).digest() != digest:
+        raise ValueError("the vectors do not match their sha256")
+    size = int.from_bytes(rest[:8], "little")
+    header = json.loads(rest[8 : 8 + size].decode("utf-8"))
+    texts = header["texts"]
+    dtype = np.dtype(header["dtype"])
+    if dtype.kind != "f" or not isinstance(texts, list) or not texts:
+        raise ValueError("not texts and float vectors")
+    data = np.frombuffer(rest[8 + size :], dtype=dtype)
+    if data.size % len(texts):
+        raise ValueError("the vectors do not fit their texts")
+    matrix = data.reshape(len(texts), -1).copy()
+    return {str(t): row for t, row in zip(texts, matrix, strict=True)}
+
+
 @dataclass
 class CacheStats:
     """How a build used the cache: papers reused and extracted, and any problem."""
@@ -217,6 +250,10 @@ class ExtractionCache:
             db.execute(
                 "CREATE TABLE IF NOT EXISTS entries"
                 " (key TEXT PRIMARY KEY, mentions TEXT NOT NULL) WITHOUT ROWID"
+            )
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS prepared"
+                " (key TEXT PRIMARY KEY, vectors BLOB NOT NULL) WITHOUT ROWID"
             )
         except sqlite3.Error:
             db.close()
@@ -290,6 +327,40 @@ class ExtractionCache:
         except sqlite3.Error as exc:
             if getattr(exc, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_READONLY:
                 self._not_stored(exc)  # a file without write permission
+            else:
+                self._fail("cannot be written", exc)
+
+    def prepared(self, extraction: str) -> dict[str, np.ndarray] | None:
+        """The vectors an extractor's set-up embedded under ``extraction`` (its
+        :attr:`~kg.extract.extractor.Extractor.prepared`), if stored and readable."""
+        if self._db is None:
+            return None
+        try:
+            row = self._db.execute(
+                "SELECT vectors FROM prepared WHERE key = ?", (extraction,)
+            ).fetchone()
+        except sqlite3.Error:  # a cache written before the table existed, opened read-only
+            return None
+        if row is None:
+            return None
+        with suppress(ValueError, TypeError, KeyError):
+            return _vectors_decoded(row[0])
+        return None
+
+    def put_prepared(self, extraction: str, vectors: Mapping[str, np.ndarray]) -> None:
+        """Store an extractor's set-up vectors under ``extraction``; a failure is a warning
+        (:meth:`put`'s)."""
+        if self._db is None or self._unwritable is not None or not vectors:
+            return
+        try:
+            with self._db:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO prepared (key, vectors) VALUES (?, ?)",
+                    (extraction, _vectors_encoded(vectors)),
+                )
+        except sqlite3.Error as exc:
+            if getattr(exc, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_READONLY:
+                self._not_stored(exc)
             else:
                 self._fail("cannot be written", exc)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -272,10 +273,16 @@ class Memo:
     ``capacity`` vectors added (about 1.5 KB each), dropping the oldest first.
     """
 
-    def __init__(self, inner: Embedder, capacity: int = 200_000) -> None:
+    def __init__(
+        self,
+        inner: Embedder,
+        capacity: int = 200_000,
+        known: Mapping[str, np.ndarray] | None = None,
+    ) -> None:
         self.inner = inner
         self.capacity = capacity
-        self.vectors: dict[str, np.ndarray] = {}
+        #: ``known``: vectors ``inner`` gave these texts before, in the same calls.
+        self.vectors: dict[str, np.ndarray] = dict(known or {})
 
     def embed(self, texts: list[str]) -> np.ndarray:
         texts = list(texts)

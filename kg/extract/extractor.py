@@ -20,7 +20,7 @@ Pipeline for one abstract:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -102,8 +102,11 @@ class Extractor:
         settings: Settings | None = None,
         classifier: CandidateClassifier | None | Literal["default"] = "default",
         reader: ReaderModel | None | Literal["default"] = "default",
+        prepared: Mapping[str, np.ndarray] | None = None,
     ) -> None:
-        self.embedder = embedder = Memo(embedder)
+        """``prepared``: the :attr:`prepared` vectors of an extractor made before with the
+        same model, taxonomy and settings (a build's cache keeps them): set-up embeds nothing."""
+        self.embedder = embedder = Memo(embedder, known=prepared)
         self.settings = settings or Settings()
         self.classifier = load_classifier() if classifier == "default" else classifier
         # The reader model reads the classifier's features: without one, rules score the links.
@@ -129,6 +132,8 @@ class Extractor:
         self._prototypes = dict(
             zip(_PROTOTYPES, embedder.embed(list(_PROTOTYPES.values())), strict=True)
         )
+        #: The vectors set-up embedded (field labels and definitions, topics, prototypes).
+        self.prepared = dict(embedder.vectors)
 
     def extract(
         self,
