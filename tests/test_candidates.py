@@ -181,6 +181,52 @@ def test_only_the_name_and_its_apposition_are_proposed():
     assert not found["learned dynamics model"].proposed
 
 
+def test_a_name_written_first_and_proposed_later_is_proposed_there():
+    found = texts(
+        [
+            "Quillon: Sparse Retrieval for Long Contexts",
+            "Retrieval over long contexts is slow.",
+            "We propose Quillon, a retriever that skips most of the context.",
+        ]
+    )
+    assert found["Quillon"].proposed and found["Quillon"].cue is Kind.METHOD
+    assert found["Quillon"].sentence == 2  # its evidence is the proposal
+    found = texts(["eLoRA: Elastic Adapters", "We develop eLoRA, a family of adapters."])
+    assert found["eLoRA"].proposed
+
+
+@pytest.mark.parametrize(
+    "sentence, name",
+    [
+        ("Our algorithm (TRAVX) converges in linear time.", "TRAVX"),
+        ("Our estimator, KernelMix, is unbiased.", "KernelMix"),
+        ("We also introduce an oracle model (OrcaPro) that plans ahead.", "OrcaPro"),
+    ],
+)
+def test_a_name_the_paper_gives_its_own_method_is_proposed(sentence, name):
+    found = texts(["Sorting networks are hard to learn.", sentence])
+    assert found[name].proposed and found[name].cue is Kind.METHOD
+
+
+def test_what_a_proposal_only_mentions_is_not_proposed():
+    found = texts(["Our results (Section 4) show gains."])
+    assert "Section" not in found or not found["Section"].proposed
+    found = texts(
+        [
+            "Many models adapt BERT.",
+            "We introduce BERT-Lite, a distilled encoder in the BERT family.",
+        ]
+    )
+    assert found["BERT-Lite"].proposed and not found["BERT"].proposed
+    found = texts(
+        [
+            "Block draft decoding (BDD) speeds up generation.",
+            "We propose Twin-BDD, a novel BDD training framework that drafts in pairs.",
+        ]
+    )
+    assert found["Twin-BDD"].proposed and not found["BDD"].proposed
+
+
 def test_verbs_gerunds_citations_and_trailing_adjectives_end_phrases():
     found = texts(
         [

@@ -50,7 +50,8 @@ class Candidate:
 
     Attributes:
         text: The phrase as written.
-        sentence: Index of the sentence it occurs in (first occurrence).
+        sentence: Index of the sentence it occurs in (first occurrence; where it is
+            proposed, when that is later).
         cue: The kind its wording or context suggests, or None.
         proposed: True when the sentence says the paper introduces it.
         expansion: The long form, when the paper defines ``text`` as an acronym.
@@ -143,6 +144,11 @@ def candidates(
                 seen[key] = _candidate(words, index, context, abstract)
                 if context.defines(sentence.find(" ".join(words)), len(key)):
                     defined_here.append(key)
+            elif not seen[key].proposed and _proposed_by_name(" ".join(words), context):
+                # Named first (in the title, say) and proposed later: "Momentor: Advancing
+                # Video LLMs ...", then "we propose Momentor, a Video-LLM capable of ...".
+                # The proposal is its evidence.
+                seen[key] = replace(seen[key], sentence=index, proposed=True, cue=Kind.METHOD)
     for index, (sentence, context) in enumerate(zip(sentences, contexts, strict=True)):
         for c in _bridged(sentence, index, context, abstract):
             if c.text.lower() not in seen:
@@ -408,7 +414,7 @@ def _fixed(phrase: str, abstract: _Abstract) -> bool:
 def _candidate(words: list[str], index: int, context: Context, abstract: _Abstract) -> Candidate:
     text = " ".join(words)
     sentence = context.sentence
-    position = sentence.find(text)
+    position = _whole_at(sentence, text)
     cue = cue_of(text)
     if cue is None and introduced_name(sentence, text):
         cue = Kind.METHOD
@@ -436,6 +442,41 @@ def _candidate(words: list[str], index: int, context: Context, abstract: _Abstra
     if position == 0 and first[1:].islower() and first.lower() in abstract.lower_words:
         text = first.lower() + text[len(first) :]
     return Candidate(text, index, cue, proposed, abstract.defined.get(" ".join(words)))
+
+
+def _proposed_by_name(text: str, context: Context) -> bool:
+    """Whether the sentence proposes ``text`` as the name of what it introduces: "we propose
+    Momentor, ...", "dubbed Wukong", "our algorithm (ICLCA)"; not a name it only mentions
+    inside the proposal ("Dual-MTP, a novel MTP training framework": MTP is not proposed).
+    """
+    position = _whole_at(context.sentence, text)
+    return (
+        introduced_name(context.sentence, text)
+        or context.in_naming(position)
+        or context.in_own_name(position)
+    )
+
+
+def _whole_at(sentence: str, text: str) -> int:
+    """Where ``sentence`` first writes ``text`` as a whole phrase ("LoRA", not the start of
+    "LoRA-Curve"); else where it first writes it at all.
+
+    >>> _whole_at("We introduce LoRA-Curve in the LoRA space.", "LoRA")
+    31
+    """
+    start = sentence.find(text)
+    while start >= 0:
+        end = start + len(text)
+        if not (start and _joined(sentence[start - 1])) and not (
+            end < len(sentence) and _joined(sentence[end])
+        ):
+            return start
+        start = sentence.find(text, start + 1)
+    return sentence.find(text)
+
+
+def _joined(char: str) -> bool:
+    return char.isalnum() or char in "-_"
 
 
 def _share_proposal(seen: dict[str, Candidate], defined: dict[str, str]) -> list[Candidate]:

@@ -24,6 +24,7 @@ from kg.lexicon import (
     VERBS,
     head,
     looks_like_name,
+    zipf,
 )
 from kg.model import Kind
 
@@ -46,9 +47,18 @@ _PROBLEM_CUE = re.compile(
     re.IGNORECASE,
 )
 _NAME_SLOT = re.compile(
-    r"(?:propose[sd]?|introduce[sd]?|present[sd]?|call(?:ed)?|name[sd]?|dub(?:bed)?|term(?:ed)?)"
+    r"(?:propose[sd]?|introduce[sd]?|present[sd]?|develop(?:s|ed)?|call(?:ed)?|name[sd]?|"
+    r"dub(?:bed)?|term(?:ed)?)"
     r"\s+(?:(?:a|an|the|our|it|this|them)\s+)?(?:(?:new|novel|simple)\s+)?"
-    r"([A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,3})",
+    r"([A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,3}|[a-z]+[A-Z][\w\-]*)",
+)
+# A name the paper gives its own method beside what kind of thing it is: "Our algorithm
+# (ICLCA) allows ...", "Our detector, MorseDet, is ...", "we introduce an oracle model
+# (ContPRO) that ...". The kind's head is checked in :func:`_own_names`.
+_OWN_NAMED = re.compile(
+    r"\b(?:our|(?:propose[sd]?|introduce[sd]?|present[sd]?|develop(?:s|ed)?)\s+(?:an?|the|our))"
+    r"\s+(?P<what>(?:[\w-]+\s+){0,3}?[\w-]+)\s*(?:\(|,\s+)(?P<name>[A-Z][\w-]*)(?=\s*[),])",
+    re.IGNORECASE,
 )
 _WINDOW_STOP = re.compile(
     r"\s(?:based on|that|which|to|for|of|in|on|with|by|from|using|where|whose|and)\s|[;:()]"
@@ -115,6 +125,7 @@ class Context:
     means: tuple[int, int] | None  # how a generic proposal works: "via Y", "using Y"
     definition: tuple[int, int] | None  # the subject of "X is a technique for ..."
     problem_from: int | None  # after "we address", "the problem of"
+    own_names: tuple[tuple[int, int], ...] = ()  # "our algorithm (ICLCA)": the names
 
     @classmethod
     def of(cls, sentence: str) -> Context:
@@ -131,15 +142,24 @@ class Context:
             definition = (0, m.end("subject"))
         problem = _PROBLEM_CUE.search(sentence)
         return cls(
-            sentence, propose, naming, means, definition, problem.start() + 1 if problem else None
+            sentence,
+            propose,
+            naming,
+            means,
+            definition,
+            problem.start() + 1 if problem else None,
+            _own_names(sentence),
         )
 
     def introduces(self, position: int) -> bool:
         """Whether a phrase at ``position`` is what the sentence says the paper introduces."""
         return any(
             w is not None and w[0] <= position < w[1]
-            for w in (self.propose, self.naming, self.means)
+            for w in (self.propose, self.naming, self.means, *self.own_names)
         )
+
+    def in_own_name(self, position: int) -> bool:
+        return any(start <= position < end for start, end in self.own_names)
 
     def in_naming(self, position: int) -> bool:
         return self.naming is not None and self.naming[0] <= position < self.naming[1]
@@ -150,6 +170,32 @@ class Context:
     def defines(self, position: int, length: int) -> bool:
         """Whether a phrase is the whole subject of a definition ("Dropout is a technique")."""
         return self.definition is not None and position == 0 and length == self.definition[1]
+
+
+def _own_names(sentence: str) -> tuple[tuple[int, int], ...]:
+    """Where the sentence names the paper's own method beside its kind: "Our algorithm
+    (ICLCA)", "our detector, MorseDet,". The name is an acronym, a mixed-case name or a
+    capitalised word that is no common English word ("Momentor", not "Section").
+
+    >>> s = "Our algorithm (ICLCA) allows for exact conversion."
+    >>> [s[a:b] for a, b in _own_names(s)]
+    ['ICLCA']
+    >>> _own_names("Our results (Section 4) show gains.")
+    ()
+    """
+    found = []
+    for m in _OWN_NAMED.finditer(sentence):
+        name = m.group("name")
+        if head(m.group("what")) in KIND_NOUNS | METHOD_HEADS and (
+            looks_like_name(name) or zipf(name.lower()) < _COMMON_ZIPF
+        ):
+            found.append(m.span("name"))
+    return tuple(found)
+
+
+#: A capitalised word at least this frequent in English (wordfreq's Zipf scale) is a word,
+#: not a name ("Section", "Table").
+_COMMON_ZIPF = 3.0
 
 
 def _generic_object(window: str) -> bool:
