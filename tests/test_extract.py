@@ -381,6 +381,29 @@ def test_the_kind_of_thing_beside_a_proposed_name_is_not_a_second_proposal():
     ]
 
 
+def test_a_proposed_name_is_kept_however_little_its_vector_says_but_not_its_kind_noun():
+    import numpy as np
+
+    from kg.extract.classify import FEATURE_NAMES
+    from kg.extract.select import CandidateTable, classified, select_mentions
+
+    proposed = {"cue": Kind.METHOD, "proposed": True}
+    rows = [  # text, KeyBERT relevance, flags
+        ("Zorblax", 0.05, proposed),
+        ("framework Rob-Zed", 0.4, proposed),
+        ("Rob-Zed", 0.05, proposed),
+        ("graph matching", 0.4, {}),
+        ("spectral clustering", 0.05, {}),
+    ]
+    cands = [Candidate(t, 1, **flags) for t, _, flags in rows]
+    table = CandidateTable(cands, [r for _, r, _ in rows], np.zeros((5, len(FEATURE_NAMES))))
+    scored = classified(table, _sure_classifier("method"))
+    sentences = ["A title", "We propose a framework Rob-Zed and Zorblax for graph matching."]
+    limits = {Kind.METHOD: 8, Kind.PROBLEM: 5}
+    kept = {m.text for m in select_mentions(scored, sentences, limits, 0.15)}
+    assert kept == {"Zorblax", "Rob-Zed", "graph matching"}
+
+
 def test_a_phrase_the_text_only_writes_before_of_is_cut_short():
     phrases = ["hierarchical mixture", "Thompson sampling"]
     said = ["We train a hierarchical mixture of experts.", "Thompson sampling of arms helps."]

@@ -50,6 +50,8 @@ _NAME_SLOT = re.compile(
     r"(?:propose[sd]?|introduce[sd]?|present[sd]?|develop(?:s|ed)?|call(?:ed)?|name[sd]?|"
     r"dub(?:bed)?|term(?:ed)?)"
     r"\s+(?:(?:a|an|the|our|it|this|them)\s+)?(?:(?:new|novel|simple)\s+)?"
+    # "we introduce an algorithm SaVeR": the kind of thing, then its name
+    rf"(?:(?:{'|'.join(sorted(KIND_NOUNS))})\s+)?"
     r"([A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,3}|[a-z]+[A-Z][\w\-]*)",
 )
 # A name the paper gives its own method beside what kind of thing it is: "Our algorithm

@@ -184,6 +184,8 @@ def _typed(
         kind = None  # "outperforms beam search": a baseline, at most a weak mention
     if c.prior and kind is Kind.METHOD and not (c.proposed or c.keyword):
         kind = None  # "existing methods rely on X": others' method, at most a weak mention
+    if _kind_then_name(c.text):
+        kind = None  # "a framework Rob-FCP": the name is the concept, "framework" says what
     if kind is not None and " " not in c.text and c.cue is None and not c.proposed:
         kind = None  # a lone word with nothing typing it ("sparsity"): at most a weak mention
     if is_general_word(c.text) and not c.keyword:
@@ -201,6 +203,14 @@ def _typed(
         kind = kind or c.cue or likeliest
         prob = max(prob, _AUTHOR_KEYWORD)
     return Scored(c, relevance, kind, prob, entity, worded or likeliest)
+
+
+def _kind_then_name(text: str) -> bool:
+    """A kind noun and a name: "framework Rob-FCP", "algorithm SaVeR"."""
+    words = text.split()
+    return (
+        len(words) == 2 and singular(words[0]).lower() in KIND_NOUNS and looks_like_name(words[1])
+    )
 
 
 def _overlaps(a: str, b: str) -> bool:
@@ -259,13 +269,20 @@ def select_links(
     mentions: list[Mention] = []
     for kind, limit in limits.items():
         pool = [s for s in scored if s.kind is kind and not _cut_before_of(s.candidate.text, low)]
-        strong = [s for s in pool if s.relevance >= min_relevance] or pool
+        strong = [s for s in pool if s.relevance >= min_relevance or _proposed_name(s)] or pool
         for s in _chosen(sorted(strong, key=_priority), limit, mentions):
             mention = _mention(s, kind, sentences, top)
             made_from[id(mention)] = row[id(s)]
             mentions.append(mention)
     kept = folded(_without_descriptors(_without_fragments(mentions)), [], " ".join(sentences))
     return [(m, made_from[id(m)]) for m in kept]
+
+
+def _proposed_name(s: Scored) -> bool:
+    """A name the paper says it proposes ("we propose DiJiang"): its contribution however
+    little the model's vector of a new word says (a new name's relevance is noise)."""
+    text = s.candidate.text
+    return s.candidate.proposed and (" " not in text or any(map(looks_like_name, text.split())))
 
 
 def _cut_before_of(phrase: str, low: str) -> bool:
