@@ -220,6 +220,11 @@ def test_damaged_set_up_vectors_are_embedded_again(tmp_path, seed_papers, damage
     assert label in again.seen
     run(more, tmp_path / "o3", None)
     assert files(tmp_path / "o2") == files(tmp_path / "o3")
+    from kg.extract.cache import _vectors_decoded
+
+    with sqlite3.connect(cache / CACHE_FILE) as db:  # stored again, whole
+        (blob,) = db.execute("SELECT vectors FROM prepared").fetchone()
+    assert label in _vectors_decoded(blob)
 
 
 def test_set_up_vectors_read_back_as_stored():

@@ -183,6 +183,8 @@ def _vectors_encoded(vectors: Mapping[str, np.ndarray]) -> bytes:
     header (8 bytes) naming the texts and the vectors' dtype, the header, then the
     vectors' bytes, a row per text (as the embedder gave them, so they read back equal)."""
     matrix = np.stack([np.asarray(v) for v in vectors.values()])
+    if matrix.ndim != 2 or matrix.dtype.kind != "f":
+        raise ValueError("not float vectors of one length")
     header = {"texts": list(vectors), "dtype": matrix.dtype.str}
     head = json.dumps(header, ensure_ascii=False).encode("utf-8")
     rest = len(head).to_bytes(8, "little") + head + matrix.tobytes()
@@ -332,14 +334,15 @@ class ExtractionCache:
 
     def prepared(self, extraction: str) -> dict[str, np.ndarray] | None:
         """The vectors an extractor's set-up embedded under ``extraction`` (its
-        :attr:`~kg.extract.extractor.Extractor.prepared`), if stored and readable."""
+        :attr:`~kg.extract.extractor.Extractor.prepared`), if stored and readable. They only
+        save time: a row that cannot be read is a miss, and the cache stays on."""
         if self._db is None:
             return None
         try:
             row = self._db.execute(
                 "SELECT vectors FROM prepared WHERE key = ?", (extraction,)
             ).fetchone()
-        except sqlite3.Error:  # a cache written before the table existed, opened read-only
+        except sqlite3.Error:  # a cache of an older kg opened read-only has no such table
             return None
         if row is None:
             return None
@@ -348,21 +351,20 @@ class ExtractionCache:
         return None
 
     def put_prepared(self, extraction: str, vectors: Mapping[str, np.ndarray]) -> None:
-        """Store an extractor's set-up vectors under ``extraction``; a failure is a warning
-        (:meth:`put`'s)."""
+        """Store an extractor's set-up vectors under ``extraction``. Vectors that are not
+        float rows of one length, or a row that cannot be written, are left out without a
+        word: the next build embeds them again, and the papers' entries are stored as ever."""
         if self._db is None or self._unwritable is not None or not vectors:
             return
         try:
-            with self._db:
-                self._db.execute(
-                    "INSERT OR REPLACE INTO prepared (key, vectors) VALUES (?, ?)",
-                    (extraction, _vectors_encoded(vectors)),
-                )
-        except sqlite3.Error as exc:
-            if getattr(exc, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_READONLY:
-                self._not_stored(exc)
-            else:
-                self._fail("cannot be written", exc)
+            blob = _vectors_encoded(vectors)
+        except (ValueError, TypeError):  # an embedder's own vectors that fit no matrix
+            return
+        with suppress(sqlite3.Error), self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO prepared (key, vectors) VALUES (?, ?)",
+                (extraction, blob),
+            )
 
     def close(self) -> None:
         if self._db is not None:

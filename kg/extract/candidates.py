@@ -142,11 +142,11 @@ def candidates(
                 heads.add(key)
             if key not in seen:
                 seen[key] = _candidate(words, index, context, abstract)
-                if context.defines(sentence.find(" ".join(words)), len(key)):
+                if context.defines(_whole_at(sentence, " ".join(words)), len(key)):
                     defined_here.append(key)
             elif not seen[key].proposed and _proposed_by_name(" ".join(words), context):
-                # Named first (in the title, say) and proposed later: "Momentor: Advancing
-                # Video LLMs ...", then "we propose Momentor, a Video-LLM capable of ...".
+                # Named first (in the title, say) and proposed later: "Quillon: Sparse
+                # Retrieval ...", then "we propose Quillon, a retriever that ...".
                 # The proposal is its evidence.
                 seen[key] = replace(seen[key], sentence=index, proposed=True, cue=Kind.METHOD)
     for index, (sentence, context) in enumerate(zip(sentences, contexts, strict=True)):
@@ -172,7 +172,7 @@ def candidates(
             free = is_weak(words[0]) and not _fixed(key, abstract)
             candidate = _candidate(words, index, context, abstract)
             seen[key] = replace(candidate, loose=True, free_modifier=free)
-            if context.defines(sentence.find(" ".join(words)), len(key)):
+            if context.defines(_whole_at(sentence, " ".join(words)), len(key)):
                 defined_here.append(key)
     for key, c in seen.items():  # a name stays: "LoRA" of "the LoRA regime", "Statistical Query"
         if (
@@ -446,23 +446,20 @@ def _candidate(words: list[str], index: int, context: Context, abstract: _Abstra
 
 def _proposed_by_name(text: str, context: Context) -> bool:
     """Whether the sentence proposes ``text`` as the name of what it introduces: "we propose
-    Momentor, ...", "dubbed Wukong", "our algorithm (ICLCA)"; not a name it only mentions
-    inside the proposal ("Dual-MTP, a novel MTP training framework": MTP is not proposed).
+    Quillon, ...", "dubbed Zappa", "our sampler (GLIMR)"; not a name it only mentions
+    inside the proposal ("we propose Twin-BDD, which pairs two BDD drafters": not BDD).
     """
     position = _whole_at(context.sentence, text)
-    return (
-        introduced_name(context.sentence, text)
-        or context.in_naming(position)
-        or context.in_own_name(position)
-    )
+    by_name = introduced_name(context.sentence, text) or context.in_naming(position)
+    return (context.introduces(position) and by_name) or context.in_own_name(position)
 
 
 def _whole_at(sentence: str, text: str) -> int:
     """Where ``sentence`` first writes ``text`` as a whole phrase ("LoRA", not the start of
     "LoRA-Curve"); else where it first writes it at all.
 
-    >>> _whole_at("We introduce LoRA-Curve in the LoRA space.", "LoRA")
-    31
+    >>> _whole_at("Ada-Q extends Ada to queues.", "Ada")
+    14
     """
     start = sentence.find(text)
     while start >= 0:

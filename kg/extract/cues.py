@@ -47,20 +47,26 @@ _PROBLEM_CUE = re.compile(
     re.IGNORECASE,
 )
 _NAME_SLOT = re.compile(
-    r"(?:propose[sd]?|introduce[sd]?|present[sd]?|develop(?:s|ed)?|call(?:ed)?|name[sd]?|"
+    r"\b(?:propose[sd]?|introduce[sd]?|present[sd]?|develop(?:s|ed)?|call(?:ed)?|name[sd]?|"
     r"dub(?:bed)?|term(?:ed)?)"
     r"\s+(?:(?:a|an|the|our|it|this|them)\s+)?(?:(?:new|novel|simple)\s+)?"
-    # "we introduce an algorithm SaVeR": the kind of thing, then its name
-    rf"(?:(?:{'|'.join(sorted(KIND_NOUNS))})\s+)?"
+    # "we introduce an algorithm Zappa": the kind of thing, then its name
+    rf"(?:(?:{'|'.join(map(re.escape, sorted(KIND_NOUNS)))})\s+)?"
     r"([A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,3}|[a-z]+[A-Z][\w\-]*)",
 )
 # A name the paper gives its own method beside what kind of thing it is: "Our algorithm
-# (ICLCA) allows ...", "Our detector, MorseDet, is ...", "we introduce an oracle model
-# (ContPRO) that ...". The kind's head is checked in :func:`_own_names`.
+# (GLIMR) mixes ...", "Our estimator, KernelMix, is ...", "we present a planning network
+# (ArborQ) that ...". The kind's head is checked in :func:`_own_names`.
 _OWN_NAMED = re.compile(
-    r"\b(?:our|(?:propose[sd]?|introduce[sd]?|present[sd]?|develop(?:s|ed)?)\s+(?:an?|the|our))"
-    r"\s+(?P<what>(?:[\w-]+\s+){0,3}?[\w-]+)\s*(?:\(|,\s+)(?P<name>[A-Z][\w-]*)(?=\s*[),])",
+    r"\b(?:our|(?:we|this (?:paper|work))\s+(?:\w+\s+){0,2}?"
+    r"(?:propose|introduce|present|develop)(?:s|d|ed)?\s+(?:an?|the|our))"
+    r"\s+(?P<what>(?:[\w-]+\s+){0,3}?[\w-]+)\s*(?:\(|,\s+)(?P<name>(?-i:[A-Z])[\w-]*)"
+    r"(?=\s*[),])",
     re.IGNORECASE,
+)
+# What a paper names beside "our" but did not make: "our teacher model (Llama-2)".
+_NOT_OWN = frozenset(
+    {"base", "baseline", "teacher", "backbone", "pretrained", "pre-trained", "reference"}
 )
 _WINDOW_STOP = re.compile(
     r"\s(?:based on|that|which|to|for|of|in|on|with|by|from|using|where|whose|and)\s|[;:()]"
@@ -127,7 +133,7 @@ class Context:
     means: tuple[int, int] | None  # how a generic proposal works: "via Y", "using Y"
     definition: tuple[int, int] | None  # the subject of "X is a technique for ..."
     problem_from: int | None  # after "we address", "the problem of"
-    own_names: tuple[tuple[int, int], ...] = ()  # "our algorithm (ICLCA)": the names
+    own_names: tuple[tuple[int, int], ...] = ()  # "our sampler (GLIMR)": the names
 
     @classmethod
     def of(cls, sentence: str) -> Context:
@@ -176,20 +182,25 @@ class Context:
 
 def _own_names(sentence: str) -> tuple[tuple[int, int], ...]:
     """Where the sentence names the paper's own method beside its kind: "Our algorithm
-    (ICLCA)", "our detector, MorseDet,". The name is an acronym, a mixed-case name or a
-    capitalised word that is no common English word ("Momentor", not "Section").
+    (GLIMR)", "our estimator, KernelMix,". The name is an acronym, a mixed-case name or a
+    capitalised word that is no common English word ("Quillon", not "Appendix").
 
-    >>> s = "Our algorithm (ICLCA) allows for exact conversion."
+    >>> s = "Our sampler (GLIMR) mixes in linear time."
     >>> [s[a:b] for a, b in _own_names(s)]
-    ['ICLCA']
-    >>> _own_names("Our results (Section 4) show gains.")
+    ['GLIMR']
+    >>> _own_names("Our method (Appendix) and our teacher model (GPT-4) are shown.")
+    ()
+    >>> _own_names("Our method, provably, converges.")
     ()
     """
     found = []
     for m in _OWN_NAMED.finditer(sentence):
         name = m.group("name")
-        if head(m.group("what")) in KIND_NOUNS | METHOD_HEADS and (
-            looks_like_name(name) or zipf(name.lower()) < _COMMON_ZIPF
+        what = m.group("what").lower().split()
+        if (
+            head(m.group("what")) in KIND_NOUNS | METHOD_HEADS
+            and not _NOT_OWN & set(what)
+            and (looks_like_name(name) or zipf(name.lower()) < _COMMON_ZIPF)
         ):
             found.append(m.span("name"))
     return tuple(found)

@@ -185,7 +185,7 @@ def _typed(
     if c.prior and kind is Kind.METHOD and not (c.proposed or c.keyword):
         kind = None  # "existing methods rely on X": others' method, at most a weak mention
     if _kind_then_name(c.text):
-        kind = None  # "a framework Rob-FCP": the name is the concept, "framework" says what
+        kind = None  # "a framework Kite-2": the name is the concept, "framework" says what
     if kind is not None and " " not in c.text and c.cue is None and not c.proposed:
         kind = None  # a lone word with nothing typing it ("sparsity"): at most a weak mention
     if is_general_word(c.text) and not c.keyword:
@@ -206,7 +206,7 @@ def _typed(
 
 
 def _kind_then_name(text: str) -> bool:
-    """A kind noun and a name: "framework Rob-FCP", "algorithm SaVeR"."""
+    """A kind noun and a name: "framework Kite-2", "algorithm Zappa"."""
     words = text.split()
     return (
         len(words) == 2 and singular(words[0]).lower() in KIND_NOUNS and looks_like_name(words[1])
@@ -279,7 +279,7 @@ def select_links(
 
 
 def _proposed_name(s: Scored) -> bool:
-    """A name the paper says it proposes ("we propose DiJiang"): its contribution however
+    """A name the paper says it proposes ("we propose Zorblax"): its contribution however
     little the model's vector of a new word says (a new name's relevance is noise)."""
     text = s.candidate.text
     return s.candidate.proposed and (" " not in text or any(map(looks_like_name, text.split())))
