@@ -611,3 +611,51 @@ def test_a_studied_subject_is_written_as_the_text_writes_it_and_without_its_kind
     assert not any(" of " in t for t in found)
     found = texts(["We study the stochastic multi-armed bandit problem."])
     assert found["stochastic multi-armed bandit"].studied
+
+
+def test_a_phrase_before_a_measure_noun_is_cut_short_of_what_it_names():
+    # "wall time" is a measure of a wall, no kind of wall: "quadtree wall" names nothing
+    # here, while before a kind noun the words name the thing ("trellis pruning").
+    found = texts(
+        [
+            "We show that quadtree wall time grows slowly.",
+            "Bounds on quadtree wall time follow.",
+            "The trellis pruning technique is fast.",
+        ]
+    )
+    assert found["quadtree wall"].modifier
+    assert not found["quadtree wall time"].modifier
+    assert not found["trellis pruning"].modifier
+
+
+def test_examples_listed_under_a_class_take_the_class_kind():
+    found = texts(
+        [
+            "Ranking systems use different objectives: pairwise rank prediction "
+            "and listwise score generation.",
+            "Downstream tasks such as citation triage are hard.",
+        ]
+    )
+    assert found["pairwise rank prediction"].cue is Kind.METHOD
+    assert found["listwise score generation"].cue is Kind.METHOD
+    assert found["citation triage"].cue is Kind.PROBLEM
+    # Without the class the head noun types them, as before.
+    alone = texts(["We study pairwise rank prediction."])
+    assert alone["pairwise rank prediction"].cue is Kind.PROBLEM
+
+
+def test_a_web_or_mail_address_holds_no_phrase():
+    found = texts(["Code is at https://github.com/quill-lab/Quill-Net and www.quill.ai/docs."])
+    assert not any("/" in phrase or "quill" in phrase.lower() for phrase in found)
+
+
+def test_a_capitalised_kind_noun_after_a_capitalised_word_is_part_of_the_name():
+    found = texts(["Lattice Heat Network for Meshes.", "It runs on meshes."])
+    assert found["Lattice Heat"].modifier  # only ever the start of the name
+    assert not found["Lattice Heat Network"].modifier
+
+
+def test_a_title_verb_ends_a_phrase():
+    found = texts(["Sparse Coding Meets Graph Search.", "We join the two."])
+    assert "Sparse Coding" in found and "Graph Search" in found
+    assert not any("Meets" in phrase for phrase in found)

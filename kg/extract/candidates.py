@@ -318,11 +318,24 @@ def _phrases(
 
 
 def _run_end(run: list[str]) -> int:
-    """Where a run's own nouns end (generic nouns and words trimming drops don't count)."""
+    """Where a run's own nouns end (generic nouns and words trimming drops don't count, but a
+    capitalised one after a capitalised word is part of a name: "Vector Heat Network").
+
+    >>> _run_end(["vector", "heat", "network"]), _run_end(["Vector", "Heat", "Network"])
+    (2, 3)
+    """
     last = len(run)
-    while last > 0 and (kind_word(run[last - 1]) or not trim(run[last - 1 :])):
+    while last > 0 and (
+        (kind_word(run[last - 1]) and not _in_name(run, last - 1)) or not trim(run[last - 1 :])
+    ):
         last -= 1
     return last
+
+
+def _in_name(run: list[str], i: int) -> bool:
+    """Whether the word at ``i`` continues a capitalised name: it and the word before it
+    start with a capital ("Radiance Fields", "Heat Network")."""
+    return i > 0 and run[i][:1].isupper() and run[i - 1][:1].isupper()
 
 
 def _loose_phrases(runs: list[list[str]], seen: dict[str, Candidate]) -> Iterator[list[str]]:
@@ -415,7 +428,7 @@ def _candidate(words: list[str], index: int, context: Context, abstract: _Abstra
     text = " ".join(words)
     sentence = context.sentence
     position = _whole_at(sentence, text)
-    cue = cue_of(text)
+    cue = context.listed_as(position, len(text)) or cue_of(text)
     if cue is None and introduced_name(sentence, text):
         cue = Kind.METHOD
     if (

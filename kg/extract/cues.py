@@ -24,6 +24,7 @@ from kg.lexicon import (
     VERBS,
     head,
     looks_like_name,
+    singular,
     zipf,
 )
 from kg.model import Kind
@@ -67,6 +68,12 @@ _OWN_NAMED = re.compile(
 # What a paper names beside "our" but did not make: "our teacher model (Llama-2)".
 _NOT_OWN = frozenset(
     {"base", "baseline", "teacher", "backbone", "pretrained", "pre-trained", "reference"}
+)
+# A class named in the plural, then its examples: "objectives: A, B and C", "algorithms like
+# A and B", "tasks such as A", "methods (e.g., A)". The examples are of the class's kind.
+_LISTING = re.compile(
+    r"\b(?P<noun>(?-i:[A-Za-z][a-z]+))\s*(?::|\(?\s*(?:such as|like|including|e\.g\.)[,:]?)\s+",
+    re.IGNORECASE,
 )
 _WINDOW_STOP = re.compile(
     r"\s(?:based on|that|which|to|for|of|in|on|with|by|from|using|where|whose|and)\s|[;:()]"
@@ -134,6 +141,7 @@ class Context:
     definition: tuple[int, int] | None  # the subject of "X is a technique for ..."
     problem_from: int | None  # after "we address", "the problem of"
     own_names: tuple[tuple[int, int], ...] = ()  # "our sampler (GLIMR)": the names
+    listed: tuple[tuple[int, int, Kind], ...] = ()  # "objectives: A, B": the examples, kind
 
     @classmethod
     def of(cls, sentence: str) -> Context:
@@ -157,6 +165,7 @@ class Context:
             definition,
             problem.start() + 1 if problem else None,
             _own_names(sentence),
+            _listed(sentence),
         )
 
     def introduces(self, position: int) -> bool:
@@ -164,6 +173,13 @@ class Context:
         return any(
             w is not None and w[0] <= position < w[1]
             for w in (self.propose, self.naming, self.means, *self.own_names)
+        )
+
+    def listed_as(self, position: int, length: int) -> Kind | None:
+        """The kind of the class a phrase is listed as an example of, if it is."""
+        return next(
+            (kind for start, end, kind in self.listed if start <= position <= end - length),
+            None,
         )
 
     def in_own_name(self, position: int) -> bool:
@@ -203,6 +219,48 @@ def _own_names(sentence: str) -> tuple[tuple[int, int], ...]:
             and (looks_like_name(name) or zipf(name.lower()) < _COMMON_ZIPF)
         ):
             found.append(m.span("name"))
+    return tuple(found)
+
+
+_LIST_STOP = VERBS | {"which", "that", "where", "whose", "while", "when", "but"}
+
+
+def _listed(sentence: str) -> tuple[tuple[int, int, Kind], ...]:
+    """Where the sentence lists examples of a class of methods or problems, and its kind.
+
+    The class is a plural noun whose head types it (:func:`cue_of`). The examples run to the
+    end of the clause: a semicolon, a colon, a full stop, a closing parenthesis the list is
+    in, a verb or a word that starts a clause ("which", "but").
+
+    >>> s = "Models use objectives: contrastive alignment, token generation (VLM-1), and masking."
+    >>> [(s[a:b], kind.value) for a, b, kind in _listed(s)]
+    [('contrastive alignment, token generation (VLM-1), and masking', 'method')]
+    >>> s = "Tasks such as entity linking are hard; methods (e.g., beam search) fail."
+    >>> [(s[a:b], kind.value) for a, b, kind in _listed(s)]
+    [('entity linking', 'problem'), ('beam search', 'method')]
+    >>> _listed("The data: images and text.")
+    ()
+    """
+    found = []
+    for m in _LISTING.finditer(sentence):
+        noun = m.group("noun")
+        kind = cue_of(noun) if singular(noun.lower()) != noun.lower() else None
+        if kind is None:
+            continue
+        end, depth = len(sentence), 0
+        for i in range(m.end(), len(sentence)):
+            char = sentence[i]
+            depth += (char == "(") - (char == ")")
+            if depth < 0 or (depth == 0 and (char in ";:" or sentence.startswith(". ", i))):
+                end = i
+                break
+        verb = next(
+            (s for t, s, _ in tokens(sentence[m.end() : end]) if t.lower() in _LIST_STOP), None
+        )
+        end = m.end() + verb if verb is not None else end
+        text = sentence[m.end() : end].rstrip(" .")
+        if text:
+            found.append((m.end(), m.end() + len(text), kind))
     return tuple(found)
 
 

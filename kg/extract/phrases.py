@@ -17,6 +17,7 @@ from kg.lexicon import (
     GENERIC_NOUNS,
     INFINITIVES,
     KIND_NOUNS,
+    MEASURE_NOUNS,
     NOMINAL_ING,
     NOT_ADVERBS_LY,
     NOT_VERBS_ISE,
@@ -128,9 +129,10 @@ def names_quantity(phrase: str) -> bool:
 
 
 def kind_word(word: str) -> bool:
-    """A noun that says only what kind of thing the words before it name ("tasks")."""
+    """A noun that says only what kind of thing the words before it name ("tasks"), not a
+    measure of it ("time" of "query time", :data:`kg.lexicon.MEASURE_NOUNS`)."""
     low = singular(word.lower())
-    return low in KIND_NOUNS or low in GENERIC_NOUNS
+    return low in KIND_NOUNS or (low in GENERIC_NOUNS and low not in MEASURE_NOUNS)
 
 
 def occurrences(phrase: str, text: str) -> int:
@@ -199,6 +201,22 @@ def _plural_noun(word: str) -> bool:
     return word.islower() and singular(word) != word and "-" not in word
 
 
+# A web or e-mail address holds no phrase ("github.com/lab/Tool-X"), and a possessive ends one.
+_ADDRESS = re.compile(
+    r"(?:https?://|www\.)\S+|\b[\w.-]+\.(?:com|org|net|io|ai|edu)/\S*|\S+@\S+\.\w+"
+)
+_POSSESSIVE = re.compile(r"['’]s\b")
+
+
+def _breaks_marked(sentence: str) -> str:
+    """``sentence`` with each address and possessive ending a phrase (written as a comma).
+
+    >>> _breaks_marked("Code: https://github.com/lab/Tool-X. Tool's rank.")
+    'Code: , Tool, rank.'
+    """
+    return _POSSESSIVE.sub(",", _ADDRESS.sub(",", sentence))
+
+
 def chunks(sentence: str) -> list[list[str]]:
     """Maximal runs of content tokens not separated by punctuation or break words.
 
@@ -207,7 +225,7 @@ def chunks(sentence: str) -> list[list[str]]:
     >>> chunks("model size and token budget track hardware efficiency")
     [['model', 'size'], ['token', 'budget'], ['hardware', 'efficiency']]
     """
-    sentence = re.sub(r"['’]s\b", ",", sentence)  # a possessive ends a phrase
+    sentence = _breaks_marked(sentence)
     runs: list[list[str]] = []
     current: list[str] = []
     last_end = 0
@@ -269,7 +287,7 @@ def loose_chunks(sentence: str) -> list[list[str]]:
     >>> loose_chunks("We use simulated annealing, which provably converges.")
     [['simulated', 'annealing']]
     """
-    sentence = re.sub(r"['’]s\b", ",", sentence)  # a possessive ends a phrase
+    sentence = _breaks_marked(sentence)
     runs: list[list[str]] = []
     current: list[str] = []
     last_end = 0

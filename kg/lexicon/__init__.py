@@ -41,6 +41,7 @@ __all__ = [
     "PLAIN_ADJECTIVES",
     "ABBREVIATIONS",
     "KIND_NOUNS",
+    "MEASURE_NOUNS",
     "COMPOUND_PARTICLES",
     "ESTABLISHED",
     "is_fixed_term",
@@ -105,6 +106,7 @@ INFINITIVES = words("infinitives")
 PLAIN_ADJECTIVES = words("plain_adjectives")
 ABBREVIATIONS = words("abbreviations")
 KIND_NOUNS = words("kind_nouns")
+MEASURE_NOUNS = words("measure_nouns")
 COMPOUND_PARTICLES = words("compound_particles")
 ESTABLISHED = words("established")
 FIELD_HEADS = words("field_heads")
