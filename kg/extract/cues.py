@@ -83,13 +83,14 @@ _WINDOW_STOP = re.compile(
 _MEANS = re.compile(r"\b(?:via|using|based on|by means of|through)\s", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[;.]|,\s(?:which|where|in which|and we)\b")
 # What a paper compares itself with, not what it uses: "outperforms X", "compared to X",
-# "faster than X", "unlike X", "instead of X", "over the baselines X". The phrase follows the
+# "faster than X", "unlike X", "instead of X", "rather than X", "in contrast to X", "over the
+# baselines X". The phrase follows the
 # cue within a few words that start no new phrase of their own (no punctuation, preposition or
 # conjunction between: "outperforms SGD on federated learning" compares SGD, not the task).
 _CUE = (
     r"\b(?:compared (?:to|with)|in comparison (?:to|with)|outperform\w*|surpass\w*|beats?|"
     r"dominat(?:e|es|ed)|improv(?:e|es|ed|ing) (?:over|upon)|unlike|different from|than|"
-    r"instead of|baselines?)\b"
+    r"instead of|rather than|in contrast to|contrary to|as opposed to|baselines?)\b"
 )
 _COMPARED = re.compile(_CUE + r"(?P<gap>[^.;,:()]{0,25})$", re.IGNORECASE)
 # "... beats the classic planners (e.g., A* and RRT": the examples of what is compared.
@@ -336,6 +337,8 @@ def compared_only(phrase: str, sentences: list[str]) -> bool:
     >>> compared_only("federated learning", ["It outperforms SGD on federated learning."])
     False
     >>> compared_only("RRT", ["It beats the classic planners (e.g., A* and RRT)."])
+    True
+    >>> compared_only("Kronecker factoring", ["In contrast to Kronecker factoring, ours is exact."])
     True
     """
     found = _written_at(phrase, sentences)
