@@ -155,3 +155,15 @@ def test_an_abstract_outside_machine_learning_gets_no_field(real_model) -> None:
     ]
     assert assign_fields(" ".join(outside), outside, scorer) == []
     assert assign_fields(" ".join(inside), inside, scorer) != []
+
+
+def test_a_model_file_without_its_weights_says_how_to_get_them_back(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"info": {}}))
+    with pytest.raises(ModelError, match="lacks 'weights'.*bench/train_domain.py"):
+        load_domain_model(bad)
+    with pytest.raises(ModelError, match="lacks 'areas'.*bench/train_fields.py"):
+        load_area_model(bad)
+    bad.write_text("[1, 2]")
+    with pytest.raises(ModelError, match="is not the area model"):
+        load_area_model(bad)

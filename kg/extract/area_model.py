@@ -34,6 +34,7 @@ import numpy as np
 from scipy.special import log_softmax, softmax
 
 from kg.errors import ModelError
+from kg.extract.weights import read_weights
 
 __all__ = ["AreaModel", "DEFAULT_AREA_MODEL", "load_area_model"]
 
@@ -105,8 +106,8 @@ def load_area_model(path: str | Path | None = None) -> AreaModel:
         ModelError: The file is missing or not a valid model.
     """
     path = Path(DEFAULT_AREA_MODEL if path is None else path)
+    data = read_weights(path, "the area model", "bench/train_fields.py")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
         areas = tuple(str(a) for a in data["areas"])
         model = AreaModel(
             areas=areas,
@@ -118,8 +119,10 @@ def load_area_model(path: str | Path | None = None) -> AreaModel:
             temperature=float(data["temperature"]),
             info=dict(data.get("info") or {}),
         )
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ModelError(f"{path}: cannot read the area model ({exc}); reinstall kg") from exc
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ModelError(
+            f"{path}: the area model lacks {exc}; retrain it with bench/train_fields.py"
+        ) from exc
     n = len(areas)
     shapes_ok = (
         model.doc_weights.ndim == 2

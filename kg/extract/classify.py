@@ -46,6 +46,7 @@ from kg.extract.candidates import Candidate
 from kg.extract.embed import EMBEDDING_DIM
 from kg.extract.head_prior import PRIOR_FEATURES, HeadPrior, load_head_prior
 from kg.extract.phrases import DETERMINERS, is_adverb, spans
+from kg.extract.weights import read_weights
 from kg.lexicon import (
     METHOD_HEADS,
     NOMINAL_ING,
@@ -66,7 +67,6 @@ __all__ = [
     "Layer",
     "features",
     "load_classifier",
-    "read_weights",
     "DEFAULT_CLASSIFIER",
 ]
 
@@ -338,20 +338,6 @@ class CandidateClassifier:
             indent=0,
             sort_keys=True,
         )
-
-
-def read_weights(path: Path, what: str, script: str) -> dict[str, Any]:
-    """A shipped model's JSON weights; an unreadable file is a :class:`ModelError` that says
-    how to get it back."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ModelError(
-            f"cannot read {what} {path}: {exc}; reinstall kg or retrain it with {script}"
-        ) from exc
-    if not isinstance(data, dict):
-        raise ModelError(f"{path} holds no {what}; reinstall kg or retrain it with {script}")
-    return data
 
 
 def load_classifier(path: str | Path = DEFAULT_CLASSIFIER) -> CandidateClassifier:

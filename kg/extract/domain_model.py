@@ -23,6 +23,7 @@ import numpy as np
 from scipy.special import expit
 
 from kg.errors import ModelError
+from kg.extract.weights import read_weights
 
 __all__ = ["DEFAULT_DOMAIN_MODEL", "DomainModel", "load_domain_model"]
 
@@ -76,8 +77,8 @@ def load_domain_model(path: str | Path | None = None) -> DomainModel:
         ModelError: The file is missing or not a valid model.
     """
     path = Path(DEFAULT_DOMAIN_MODEL if path is None else path)
+    data = read_weights(path, "the domain model", "bench/train_domain.py")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
         model = DomainModel(
             weights=np.asarray(data["weights"], dtype=np.float32),
             bias=float(data["bias"]),
@@ -85,8 +86,10 @@ def load_domain_model(path: str | Path | None = None) -> DomainModel:
             model=str(data["model"]),
             info=dict(data.get("info") or {}),
         )
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ModelError(f"{path}: cannot read the domain model ({exc}); reinstall kg") from exc
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ModelError(
+            f"{path}: the domain model lacks {exc}; retrain it with bench/train_domain.py"
+        ) from exc
     valid = (
         model.weights.ndim == 1
         and model.weights.size > 0

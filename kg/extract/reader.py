@@ -19,8 +19,9 @@ import numpy as np
 from scipy.special import expit
 
 from kg.errors import ModelError
-from kg.extract.classify import FEATURE_NAMES, HAND, read_weights
+from kg.extract.classify import FEATURE_NAMES, HAND
 from kg.extract.select import CandidateTable, Scored
+from kg.extract.weights import read_weights
 from kg.model import Mention, Role
 
 __all__ = [
