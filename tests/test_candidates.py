@@ -659,3 +659,14 @@ def test_a_title_verb_ends_a_phrase():
     found = texts(["Sparse Coding Meets Graph Search.", "We join the two."])
     assert "Sparse Coding" in found and "Graph Search" in found
     assert not any("Meets" in phrase for phrase in found)
+
+
+def test_a_definition_types_its_subject_but_proposes_nothing():
+    found = texts(
+        [
+            "Lattice reduction is a technique for factoring integers.",
+            "We prove that lattice reduction converges in few rounds.",
+        ]
+    )
+    assert found["lattice reduction"].cue is Kind.METHOD
+    assert not found["lattice reduction"].proposed

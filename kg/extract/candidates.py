@@ -132,7 +132,6 @@ def candidates(
         lower_case_words(sentences) | ordinary,
     )
     seen: dict[str, Candidate] = {}
-    defined_here: list[str] = []  # subjects of "X is a technique for ..."
     heads: set[str] = set()  # phrases that end their noun run somewhere
     contexts = [Context.of(sentence) for sentence in sentences]
     for index, (sentence, context) in enumerate(zip(sentences, contexts, strict=True)):
@@ -142,8 +141,6 @@ def candidates(
                 heads.add(key)
             if key not in seen:
                 seen[key] = _candidate(words, index, context, abstract)
-                if context.defines(_whole_at(sentence, " ".join(words)), len(key)):
-                    defined_here.append(key)
             elif not seen[key].proposed and _proposed_by_name(" ".join(words), context):
                 # Named first (in the title, say) and proposed later: "Quillon: Sparse
                 # Retrieval ...", then "we propose Quillon, a retriever that ...".
@@ -172,8 +169,6 @@ def candidates(
             free = is_weak(words[0]) and not _fixed(key, abstract)
             candidate = _candidate(words, index, context, abstract)
             seen[key] = replace(candidate, loose=True, free_modifier=free)
-            if context.defines(_whole_at(sentence, " ".join(words)), len(key)):
-                defined_here.append(key)
     for key, c in seen.items():  # a name stays: "LoRA" of "the LoRA regime", "Statistical Query"
         if (
             key not in (loose_heads if c.loose else heads)
@@ -191,11 +186,6 @@ def candidates(
             seen[key] = replace(c, compared=True)
         elif prior_only(c.text, sentences):
             seen[key] = replace(c, prior=True)
-    if not any(c.proposed for c in seen.values()):
-        # An abstract that proposes nothing in so many words presents its method
-        # by defining it: "Dropout is a technique for addressing this problem."
-        for key in defined_here:
-            seen[key] = replace(seen[key], proposed=True, cue=Kind.METHOD)
     return _share_proposal(seen, defined)
 
 
