@@ -631,7 +631,7 @@ def test_a_phrase_before_a_measure_noun_is_cut_short_of_what_it_names():
 def test_examples_listed_under_a_class_take_the_class_kind():
     found = texts(
         [
-            "Ranking systems use different objectives: pairwise rank prediction "
+            "Ranking systems use different methods: pairwise rank prediction "
             "and listwise score generation.",
             "Downstream tasks such as citation triage are hard.",
         ]
@@ -645,7 +645,12 @@ def test_examples_listed_under_a_class_take_the_class_kind():
 
 
 def test_a_web_or_mail_address_holds_no_phrase():
-    found = texts(["Code is at https://github.com/quill-lab/Quill-Net and www.quill.ai/docs."])
+    found = texts(
+        [
+            "Code is at https://github.com/quill-lab/Quill-Net and www.quill.ai/docs.",
+            "Mirror: gitlab.com/quill-lab/Quill-Core; write to Quill-Team@quill.edu.",
+        ]
+    )
     assert not any("/" in phrase or "quill" in phrase.lower() for phrase in found)
 
 
@@ -670,3 +675,19 @@ def test_a_definition_types_its_subject_but_proposes_nothing():
     )
     assert found["lattice reduction"].cue is Kind.METHOD
     assert not found["lattice reduction"].proposed
+
+
+def test_what_is_no_list_of_examples_keeps_its_own_cue():
+    # A title's subtitle after a capitalised plural, and a clause after a colon, list nothing.
+    title = texts(["Sparse Methods: Pairwise Rank Prediction at Scale."])
+    assert title["Pairwise Rank Prediction"].cue is Kind.PROBLEM
+    clause = texts(["It meets two challenges: a noisy rank encoder slowly spoils the scores."])
+    assert clause["noisy rank encoder"].cue is Kind.METHOD
+    # The innermost list types what it lists.
+    nested = texts(["Methods such as fusion (tasks such as citation triage) help."])
+    assert nested["citation triage"].cue is Kind.PROBLEM
+
+
+def test_a_kind_noun_after_a_name_is_not_part_of_it():
+    found = texts(["Fast QRNN Models.", "We study QRNN models."])
+    assert not found["QRNN"].modifier

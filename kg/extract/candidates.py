@@ -324,8 +324,14 @@ def _run_end(run: list[str]) -> int:
 
 def _in_name(run: list[str], i: int) -> bool:
     """Whether the word at ``i`` continues a capitalised name: it and the word before it
-    start with a capital ("Radiance Fields", "Heat Network")."""
-    return i > 0 and run[i][:1].isupper() and run[i - 1][:1].isupper()
+    start with a capital ("Radiance Fields", "Heat Network"), and that word is no name of
+    its own ("BERT Models" are BERT's).
+
+    >>> _in_name(["Heat", "Network"], 1), _in_name(["BERT", "Models"], 1)
+    (True, False)
+    """
+    before = run[i - 1] if i > 0 else ""
+    return run[i][:1].isupper() and before[:1].isupper() and not looks_like_name(before)
 
 
 def _loose_phrases(runs: list[list[str]], seen: dict[str, Candidate]) -> Iterator[list[str]]:
@@ -418,7 +424,9 @@ def _candidate(words: list[str], index: int, context: Context, abstract: _Abstra
     text = " ".join(words)
     sentence = context.sentence
     position = _whole_at(sentence, text)
-    cue = context.listed_as(position, len(text)) or cue_of(text)
+    cue = cue_of(text)
+    if not any(looks_like_name(w) for w in words):  # "attacks such as FGSM": FGSM is a method
+        cue = context.listed_as(position, len(text)) or cue
     if cue is None and introduced_name(sentence, text):
         cue = Kind.METHOD
     if (

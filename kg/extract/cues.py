@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from kg.extract.phrases import tokens, written
 from kg.lexicon import (
+    CLASS_NOUNS,
     ESTABLISHED,
     GENERIC_NOUNS,
     KIND_NOUNS,
@@ -24,7 +25,6 @@ from kg.lexicon import (
     VERBS,
     head,
     looks_like_name,
-    singular,
     zipf,
 )
 from kg.model import Kind
@@ -180,11 +180,12 @@ class Context:
         )
 
     def listed_as(self, position: int, length: int) -> Kind | None:
-        """The kind of the class a phrase is listed as an example of, if it is."""
-        return next(
-            (kind for start, end, kind in self.listed if start <= position <= end - length),
-            None,
-        )
+        """The kind of the class a phrase is listed as an example of, if it is (of the innermost
+        list: "methods such as X for tasks such as Y" lists Y as a task)."""
+        inside = [
+            (start, kind) for start, end, kind in self.listed if start <= position <= end - length
+        ]
+        return max(inside, key=lambda found: found[0])[1] if inside else None  # the innermost
 
     def in_own_name(self, position: int) -> bool:
         return any(start <= position < end for start, end in self.own_names)
@@ -226,46 +227,75 @@ def _own_names(sentence: str) -> tuple[tuple[int, int], ...]:
     return tuple(found)
 
 
-_LIST_STOP = VERBS | {"which", "that", "where", "whose", "while", "when", "but"}
+# Plural classes whose examples a sentence may list, and the kind of those examples.
+_LISTED_CLASSES = {
+    **{noun: Kind.METHOD for noun in CLASS_NOUNS - {"applications", "baselines", "tasks"}},
+    "models": Kind.METHOD,
+    "tasks": Kind.PROBLEM,
+    "problems": Kind.PROBLEM,
+    "challenges": Kind.PROBLEM,
+}
+# What ends a list: a verb, a word that opens a clause, a pronoun.
+_LIST_STOP = VERBS | {
+    "which", "that", "where", "whose", "while", "when", "but",
+    "we", "it", "they", "this", "these", "those", "our", "its", "their",
+}  # fmt: skip
+# The longest example a list holds; a longer run is a clause, not an example.
+_LIST_ITEM_WORDS = 5
 
 
 def _listed(sentence: str) -> tuple[tuple[int, int, Kind], ...]:
     """Where the sentence lists examples of a class of methods or problems, and its kind.
 
-    The class is a plural noun whose head types it (:func:`cue_of`). The examples run to the
-    end of the clause: a semicolon, a colon, a full stop, a closing parenthesis the list is
-    in, a verb or a word that starts a clause ("which", "but").
+    The class is a plural kind noun (``kg/lexicon/class_nouns.txt``, models, problems,
+    challenges) in lower case: a title's "Sparse Shifts: Adaptive Tuning" lists nothing.
+    The examples run to the end of the list: a semicolon, a colon, a closing parenthesis
+    the list is in, a verb, a word that opens a clause ("which", "but") or a pronoun, or an
+    example longer than five words (a clause: "two challenges: label noise corrupts ...").
 
-    >>> s = "Models use objectives: contrastive alignment, token generation (VLM-1), and masking."
+    >>> s = "Rankers use methods: pairwise swaps, score fusion (SF-1), and bagging."
     >>> [(s[a:b], kind.value) for a, b, kind in _listed(s)]
-    [('contrastive alignment, token generation (VLM-1), and masking', 'method')]
+    [('pairwise swaps, score fusion (SF-1), and bagging', 'method')]
     >>> s = "Tasks such as entity linking are hard; methods (e.g., beam search) fail."
     >>> [(s[a:b], kind.value) for a, b, kind in _listed(s)]
     [('entity linking', 'problem'), ('beam search', 'method')]
-    >>> _listed("The data: images and text.")
+    >>> _listed("The data: images and text."), _listed("Sparse Methods: Fast Tuning at Scale")
+    ((), ())
+    >>> _listed("It meets two challenges: label noise slowly spoils the reward model.")
     ()
     """
     found = []
     for m in _LISTING.finditer(sentence):
         noun = m.group("noun")
-        kind = cue_of(noun) if singular(noun.lower()) != noun.lower() else None
-        if kind is None:
+        kind = _LISTED_CLASSES.get(noun.lower())
+        if kind is None or not (noun.islower() or m.start() == 0):
             continue
-        end, depth = len(sentence), 0
-        for i in range(m.end(), len(sentence)):
-            char = sentence[i]
-            depth += (char == "(") - (char == ")")
-            if depth < 0 or (depth == 0 and (char in ";:" or sentence.startswith(". ", i))):
-                end = i
-                break
-        verb = next(
-            (s for t, s, _ in tokens(sentence[m.end() : end]) if t.lower() in _LIST_STOP), None
-        )
-        end = m.end() + verb if verb is not None else end
-        text = sentence[m.end() : end].rstrip(" .")
+        end = _list_end(sentence, m.end())
+        text = sentence[m.end() : end].rstrip(" .,")
         if text:
             found.append((m.end(), m.end() + len(text), kind))
     return tuple(found)
+
+
+def _list_end(sentence: str, start: int) -> int:
+    """Where a list of examples that starts at ``start`` ends (:func:`_listed`)."""
+    end, depth = len(sentence), 0
+    for i in range(start, len(sentence)):
+        depth += (sentence[i] == "(") - (sentence[i] == ")")
+        if depth < 0 or (depth == 0 and sentence[i] in ";:"):
+            end = i
+            break
+    item_start, words, last = start, 0, start
+    for token, at, stop in tokens(sentence[start:end]):
+        if token.lower() in _LIST_STOP:
+            return start + at
+        if "," in sentence[last : start + at] or token.lower() in ("and", "or"):
+            item_start, words = start + at, 0
+        words += token.lower() not in ("and", "or")
+        if words > _LIST_ITEM_WORDS:
+            return item_start
+        last = start + stop
+    return end
 
 
 #: A capitalised word at least this frequent in English (wordfreq's Zipf scale) is a word,
