@@ -309,9 +309,9 @@ def _phrases(
 
 def _run_end(run: list[str]) -> int:
     """Where a run's own nouns end (generic nouns and words trimming drops don't count, but a
-    capitalised one after a capitalised word is part of a name: "Vector Heat Network").
+    capitalised one after a capitalised word is part of a name: "Lattice Heat Network").
 
-    >>> _run_end(["vector", "heat", "network"]), _run_end(["Vector", "Heat", "Network"])
+    >>> _run_end(["lattice", "heat", "network"]), _run_end(["Lattice", "Heat", "Network"])
     (2, 3)
     """
     last = len(run)
@@ -324,7 +324,7 @@ def _run_end(run: list[str]) -> int:
 
 def _in_name(run: list[str], i: int) -> bool:
     """Whether the word at ``i`` continues a capitalised name: it and the word before it
-    start with a capital ("Radiance Fields", "Heat Network"), and that word is no name of
+    start with a capital ("Lattice Heat Network"), and that word is no name of
     its own ("BERT Models" are BERT's).
 
     >>> _in_name(["Heat", "Network"], 1), _in_name(["BERT", "Models"], 1)
@@ -425,7 +425,7 @@ def _candidate(words: list[str], index: int, context: Context, abstract: _Abstra
     sentence = context.sentence
     position = _whole_at(sentence, text)
     cue = cue_of(text)
-    if not any(looks_like_name(w) for w in words):  # "attacks such as FGSM": FGSM is a method
+    if not any(looks_like_name(w) for w in words):  # a name keeps the cue its wording gives
         cue = context.listed_as(position, len(text)) or cue
     if cue is None and introduced_name(sentence, text):
         cue = Kind.METHOD

@@ -69,8 +69,9 @@ _OWN_NAMED = re.compile(
 _NOT_OWN = frozenset(
     {"base", "baseline", "teacher", "backbone", "pretrained", "pre-trained", "reference"}
 )
-# A class named in the plural, then its examples: "objectives: A, B and C", "algorithms like
-# A and B", "tasks such as A", "methods (e.g., A)". The examples are of the class's kind.
+# A class named in the plural, then its examples: "methods: A, B and C", "algorithms like
+# A and B", "tasks such as A", "methods (e.g., A)". The examples are of the class's kind
+# (:func:`_listed`).
 _LISTING = re.compile(
     r"\b(?P<noun>(?-i:[A-Za-z][a-z]+))\s*(?::|\(?\s*(?:such as|like|including|e\.g\.)[,:]?)\s+",
     re.IGNORECASE,
@@ -145,7 +146,7 @@ class Context:
     definition: tuple[int, int] | None  # the subject of "X is a technique for ..."
     problem_from: int | None  # after "we address", "the problem of"
     own_names: tuple[tuple[int, int], ...] = ()  # "our sampler (GLIMR)": the names
-    listed: tuple[tuple[int, int, Kind], ...] = ()  # "objectives: A, B": the examples, kind
+    listed: tuple[tuple[int, int, Kind], ...] = ()  # "methods: A, B": the examples, kind
 
     @classmethod
     def of(cls, sentence: str) -> Context:
