@@ -38,6 +38,9 @@ from kg.extract.weights import read_weights
 
 __all__ = ["AreaModel", "DEFAULT_AREA_MODEL", "load_area_model"]
 
+_TRAINER = "bench/train_fields.py"  # what writes the shipped weights
+_RETRAIN = f"retrain it with {_TRAINER}"
+
 DEFAULT_AREA_MODEL = Path(__file__).resolve().parent / "models" / "area_model.json"
 
 
@@ -106,7 +109,7 @@ def load_area_model(path: str | Path | None = None) -> AreaModel:
         ModelError: The file is missing or not a valid model.
     """
     path = Path(DEFAULT_AREA_MODEL if path is None else path)
-    data = read_weights(path, "the area model", "bench/train_fields.py")
+    data = read_weights(path, "the area model", _TRAINER)
     try:
         areas = tuple(str(a) for a in data["areas"])
         model = AreaModel(
@@ -119,9 +122,11 @@ def load_area_model(path: str | Path | None = None) -> AreaModel:
             temperature=float(data["temperature"]),
             info=dict(data.get("info") or {}),
         )
-    except (ValueError, KeyError, TypeError) as exc:
+    except KeyError as exc:
+        raise ModelError(f"{path}: the area model lacks {exc}; {_RETRAIN}") from exc
+    except (ValueError, TypeError) as exc:
         raise ModelError(
-            f"{path}: the area model lacks {exc}; retrain it with bench/train_fields.py"
+            f"{path}: the area model has malformed weights ({exc}); {_RETRAIN}"
         ) from exc
     n = len(areas)
     shapes_ok = (

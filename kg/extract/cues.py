@@ -288,11 +288,13 @@ def _list_end(sentence: str, start: int) -> int:
             break
     item_start, words, last = start, 0, start
     for token, at, stop in tokens(sentence[start:end]):
-        if token.lower() in _LIST_STOP:
+        low = token.lower()
+        if low in _LIST_STOP:
             return start + at
-        if "," in sentence[last : start + at] or token.lower() in ("and", "or"):
+        joins = low in ("and", "or")
+        if joins or "," in sentence[last : start + at]:
             item_start, words = start + at, 0
-        words += token.lower() not in ("and", "or")
+        words += not joins
         if words > _LIST_ITEM_WORDS:
             return item_start
         last = start + stop

@@ -27,6 +27,9 @@ from kg.extract.weights import read_weights
 
 __all__ = ["DEFAULT_DOMAIN_MODEL", "DomainModel", "load_domain_model"]
 
+_TRAINER = "bench/train_domain.py"  # what writes the shipped weights
+_RETRAIN = f"retrain it with {_TRAINER}"
+
 DEFAULT_DOMAIN_MODEL = Path(__file__).resolve().parent / "models" / "domain_model.json"
 
 
@@ -77,7 +80,7 @@ def load_domain_model(path: str | Path | None = None) -> DomainModel:
         ModelError: The file is missing or not a valid model.
     """
     path = Path(DEFAULT_DOMAIN_MODEL if path is None else path)
-    data = read_weights(path, "the domain model", "bench/train_domain.py")
+    data = read_weights(path, "the domain model", _TRAINER)
     try:
         model = DomainModel(
             weights=np.asarray(data["weights"], dtype=np.float32),
@@ -86,9 +89,11 @@ def load_domain_model(path: str | Path | None = None) -> DomainModel:
             model=str(data["model"]),
             info=dict(data.get("info") or {}),
         )
-    except (ValueError, KeyError, TypeError) as exc:
+    except KeyError as exc:
+        raise ModelError(f"{path}: the domain model lacks {exc}; {_RETRAIN}") from exc
+    except (ValueError, TypeError) as exc:
         raise ModelError(
-            f"{path}: the domain model lacks {exc}; retrain it with bench/train_domain.py"
+            f"{path}: the domain model has malformed weights ({exc}); {_RETRAIN}"
         ) from exc
     valid = (
         model.weights.ndim == 1
